@@ -1,0 +1,45 @@
+// memlab: the command line. Thin: subcommands live in src/cli/.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "memlab/cli/commands.hpp"
+#include "memlab/cli/model_command.hpp"
+#include "memlab/common/error.hpp"
+#include "memlab/cuda/check.hpp"
+#include "memlab/version.hpp"
+
+int main(int argc, char** argv) {
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+
+  CLI::App app{"memlab: the GPU memory hierarchy, implemented, verified and measured"};
+  app.set_version_flag("--version", std::string(memlab::kVersion) + " (" + memlab::kGitCommit + ")");
+  app.require_subcommand(1);
+  int exit_code = memlab::kExitOk;
+  memlab::cli::add_info_command(app, exit_code);
+  memlab::cli::add_list_command(app, exit_code);
+  memlab::cli::add_run_command(app, exit_code, command_line);
+  memlab::cli::add_model_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "memlab: " << e.what() << " (see memlab --help)\n";
+    return memlab::kExitUsage;
+  } catch (const memlab::UsageError& e) {
+    std::cerr << "memlab: " << e.what() << "\n";
+    return memlab::kExitUsage;
+  } catch (const memlab::CudaError& e) {
+    std::cerr << "memlab: " << e.what() << "\n";
+    return memlab::kExitCuda;
+  } catch (const std::exception& e) {
+    std::cerr << "memlab: internal error: " << e.what() << "\n";
+    return memlab::kExitCuda;
+  }
+  return exit_code;
+}

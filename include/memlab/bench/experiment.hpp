@@ -1,0 +1,214 @@
+// Self-registering experiments. An experiment is one lesson; a variant is one implementation.
+// Each experiment declares its axes, its useful bytes (and flops), how to set up one axis point
+// (allocate, draw random inputs, compute the CPU reference), how to poison the outputs, how to
+// check them, and its variants. The runner does the rest: verify, then time, then report.
+//
+//   static const bool registered = memlab::bench::register_experiment(
+//       memlab::bench::ExperimentBuilder<State>("bandwidth", "Streaming kernels against memcpy")
+//           .axis(...).bytes(...).setup(...).poison(...).check(...)
+//           .variant("copy_f4", "16-byte loads and stores", launch_copy_f4)
+//           .baseline("copy_f1")
+//           .build());
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "memlab/bench/params.hpp"
+#include "memlab/bench/verify.hpp"
+#include "memlab/cuda/device_info.hpp"
+
+namespace memlab::bench {
+
+// What a model says about one variant at one point. Either a traffic/work estimate (the runner
+// turns it into a time with the measured memcpy ceiling and the FP32 peak: a roofline), or a
+// slowdown relative to the experiment's baseline variant at the same point.
+struct Prediction {
+  std::string model;      // one line: which model and its key figure
+  double dram_bytes = 0;  // bytes the model says cross DRAM
+  double flops = 0;
+  double slowdown = 0;  // predicted time / baseline time; 0 = not given
+};
+
+// Type-erased state of one axis point (buffers, reference result).
+struct Instance {
+  virtual ~Instance() = default;
+};
+
+using ParamFn = std::function<double(const Params&)>;
+
+struct Variant {
+  std::string name;
+  std::string description;
+  std::function<void(Instance&, const Params&, cudaStream_t)> run;
+  ParamFn bytes;  // overrides the experiment's bytes when set
+  ParamFn flops;
+  std::function<std::optional<Prediction>(const Params&)> predict;
+  std::function<bool(const Params&)> applies;  // empty: applies at every point
+  bool applies_to(const Params& p) const { return !applies || applies(p); }
+};
+
+struct Experiment {
+  std::string name;
+  std::string summary;
+  std::string bytes_convention;  // says what "useful bytes" counts for this lesson
+  std::vector<AxisSpec> axes;
+  std::vector<std::vector<std::pair<std::string, std::string>>> test_points;  // small, odd sizes
+  std::vector<Variant> variants;
+  std::string baseline;
+  bool in_default_suite = true;
+  bool flush_l2 = true;  // false for experiments that never touch DRAM in the timed region
+  ParamFn bytes;
+  ParamFn flops;
+  ParamFn footprint;                               // device bytes one point allocates
+  std::function<void(const Params&)> validate;     // throws UsageError
+  std::function<std::unique_ptr<Instance>(const Params&, std::uint64_t seed)> setup;
+  std::function<void(Instance&, const Params&, cudaStream_t)> poison;
+  std::function<Check(Instance&, const Params&, const std::string& variant)> check;
+
+  const Variant* find_variant(const std::string& variant) const;
+};
+
+// Registry (static, filled at start-up by the lessons' registrations).
+bool register_experiment(Experiment experiment);
+const std::vector<Experiment>& experiments();
+const Experiment* find_experiment(const std::string& name);
+
+// Typed builder: State is the lesson's own struct (move-only buffers are fine).
+template <class State>
+class ExperimentBuilder {
+ public:
+  struct Holder : Instance {
+    explicit Holder(State s) : state(std::move(s)) {}
+    State state;
+  };
+  static State& get(Instance& i) { return static_cast<Holder&>(i).state; }
+
+  ExperimentBuilder(std::string name, std::string summary) {
+    e_.name = std::move(name);
+    e_.summary = std::move(summary);
+  }
+  ExperimentBuilder& bytes_convention(std::string text) {
+    e_.bytes_convention = std::move(text);
+    return *this;
+  }
+  ExperimentBuilder& int_axis(std::string name, std::vector<std::string> defaults,
+                              std::vector<std::string> quick, std::int64_t min, std::int64_t max,
+                              std::string help) {
+    AxisSpec a;
+    a.name = std::move(name);
+    a.kind = AxisSpec::Kind::Int;
+    a.defaults = std::move(defaults);
+    a.quick = std::move(quick);
+    a.min = min;
+    a.max = max;
+    a.help = std::move(help);
+    e_.axes.push_back(std::move(a));
+    return *this;
+  }
+  ExperimentBuilder& choice_axis(std::string name, std::vector<std::string> choices,
+                                 std::vector<std::string> defaults, std::vector<std::string> quick,
+                                 std::string help) {
+    AxisSpec a;
+    a.name = std::move(name);
+    a.kind = AxisSpec::Kind::Choice;
+    a.choices = std::move(choices);
+    a.defaults = std::move(defaults);
+    a.quick = std::move(quick);
+    a.help = std::move(help);
+    e_.axes.push_back(std::move(a));
+    return *this;
+  }
+  ExperimentBuilder& test_point(std::vector<std::pair<std::string, std::string>> point) {
+    e_.test_points.push_back(std::move(point));
+    return *this;
+  }
+  ExperimentBuilder& bytes(ParamFn fn) {
+    e_.bytes = std::move(fn);
+    return *this;
+  }
+  ExperimentBuilder& flops(ParamFn fn) {
+    e_.flops = std::move(fn);
+    return *this;
+  }
+  ExperimentBuilder& footprint(ParamFn fn) {
+    e_.footprint = std::move(fn);
+    return *this;
+  }
+  ExperimentBuilder& validate(std::function<void(const Params&)> fn) {
+    e_.validate = std::move(fn);
+    return *this;
+  }
+  ExperimentBuilder& flush_l2(bool on) {
+    e_.flush_l2 = on;
+    return *this;
+  }
+  ExperimentBuilder& default_suite(bool on) {
+    e_.in_default_suite = on;
+    return *this;
+  }
+  ExperimentBuilder& setup(std::function<State(const Params&, std::uint64_t)> fn) {
+    e_.setup = [fn = std::move(fn)](const Params& p, std::uint64_t seed) {
+      return std::unique_ptr<Instance>(std::make_unique<Holder>(fn(p, seed)));
+    };
+    return *this;
+  }
+  ExperimentBuilder& poison(std::function<void(State&, const Params&, cudaStream_t)> fn) {
+    e_.poison = [fn = std::move(fn)](Instance& i, const Params& p, cudaStream_t s) {
+      fn(get(i), p, s);
+    };
+    return *this;
+  }
+  ExperimentBuilder& check(std::function<Check(State&, const Params&, const std::string&)> fn) {
+    e_.check = [fn = std::move(fn)](Instance& i, const Params& p, const std::string& v) {
+      return fn(get(i), p, v);
+    };
+    return *this;
+  }
+  ExperimentBuilder& variant(std::string name, std::string description,
+                             std::function<void(State&, const Params&, cudaStream_t)> fn) {
+    Variant v;
+    v.name = std::move(name);
+    v.description = std::move(description);
+    v.run = [fn = std::move(fn)](Instance& i, const Params& p, cudaStream_t s) {
+      fn(get(i), p, s);
+    };
+    e_.variants.push_back(std::move(v));
+    return *this;
+  }
+  // Per-variant refinements apply to the variant declared last.
+  ExperimentBuilder& variant_bytes(ParamFn fn) {
+    e_.variants.back().bytes = std::move(fn);
+    return *this;
+  }
+  ExperimentBuilder& variant_flops(ParamFn fn) {
+    e_.variants.back().flops = std::move(fn);
+    return *this;
+  }
+  ExperimentBuilder& predict(std::function<std::optional<Prediction>(const Params&)> fn) {
+    e_.variants.back().predict = std::move(fn);
+    return *this;
+  }
+  // The variant declared last runs only at points where `fn` is true (e.g. cudaMemcpy: op=copy).
+  ExperimentBuilder& only_if(std::function<bool(const Params&)> fn) {
+    e_.variants.back().applies = std::move(fn);
+    return *this;
+  }
+  ExperimentBuilder& baseline(std::string name) {
+    e_.baseline = std::move(name);
+    return *this;
+  }
+  Experiment build() { return std::move(e_); }
+
+ private:
+  Experiment e_;
+};
+
+}  // namespace memlab::bench

@@ -1,0 +1,80 @@
+// The results of a run: plain data (host-only), consumed by the report writers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "memlab/bench/stats.hpp"
+#include "memlab/cuda/device_info.hpp"
+
+namespace memlab::bench {
+
+// What a model predicted for one variant at one point, and how the measurement compares.
+struct PredictionRecord {
+  std::string model;          // e.g. "coalescing: stride 4, 4 B -> 25% of fetched bytes used"
+  double predicted_ms = 0;    // the model's time
+  double measured_ms = 0;     // the median
+  double ratio = 0;           // measured / predicted (1.0 = the model is exact)
+};
+
+struct Record {
+  std::string experiment;
+  std::string variant;
+  std::string description;
+  std::vector<std::pair<std::string, std::string>> params;
+  std::uint64_t seed = 0;
+
+  bool verified = false;     // the check ran and passed
+  double error = 0;          // relative L2 error, or mismatches for exact checks
+  std::string check_detail;  // first mismatches when the check failed
+  bool timed = false;
+
+  Stats stats;           // milliseconds
+  double bytes = 0;      // useful bytes (each input read once, each output written once)
+  double flops = 0;      // 0 when arithmetic does not matter
+  double gbps = 0;       // bytes / median, 1e9 B/s
+  double pct_peak = 0;   // of the theoretical DRAM bandwidth
+  double pct_memcpy = 0; // of the device-to-device cudaMemcpy measured in this run
+  double gflops = 0;
+  double pct_fp32_peak = 0;
+  std::optional<double> speedup;  // baseline median / this median (same point)
+  std::string baseline;
+  double working_set_bytes = 0;
+  bool fits_in_l2 = false;  // the result may measure the cache, not DRAM
+  std::optional<PredictionRecord> prediction;
+  std::vector<std::string> notes;
+};
+
+struct Ceiling {
+  bool measured = false;
+  double bytes = 0;  // read + write
+  Stats stats;
+  double gbps = 0;
+};
+
+struct Context {
+  DeviceInfo device;
+  int sm_clock_mhz_start = 0, mem_clock_mhz_start = 0;
+  int sm_clock_mhz_end = 0, mem_clock_mhz_end = 0;
+  int pcie_gen = 0, pcie_width = 0;
+  std::string tool_version;
+  std::string git_commit;
+  std::string date;  // ISO 8601, UTC
+  std::uint64_t seed = 0;
+  bool cold = true;  // L2 flushed between samples
+  bool quick = false;
+  std::string command_line;
+};
+
+struct RunReport {
+  Context context;
+  Ceiling memcpy_d2d;
+  std::vector<Record> records;
+};
+
+inline constexpr int kSchemaVersion = 1;
+
+}  // namespace memlab::bench

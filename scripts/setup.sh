@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the missing Debian/Ubuntu packages, configures and builds memlab.
+# Usage: scripts/setup.sh [PRESET]   (default: "default"; CI uses "ci")
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset="${1:-default}"
+
+packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "memlab setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v nvcc >/dev/null 2>&1; then
+  for d in /usr/local/cuda/bin /usr/local/cuda-*/bin; do
+    [ -x "$d/nvcc" ] && export PATH="$d:$PATH" && break
+  done
+fi
+command -v nvcc >/dev/null 2>&1 || {
+  echo "memlab setup: nvcc not found; install the CUDA toolkit (e.g. apt-get install nvidia-cuda-toolkit or NVIDIA's cuda-toolkit package)" >&2
+  exit 2
+}
+export CUDACXX="${CUDACXX:-$(command -v nvcc)}"
+
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j "$(nproc)"

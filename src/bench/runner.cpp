@@ -1,0 +1,149 @@
+#include "memlab/bench/runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "memlab/cuda/buffer.hpp"
+#include "memlab/cuda/check.hpp"
+
+namespace memlab::bench {
+
+std::uint64_t point_seed(std::uint64_t seed, const std::string& experiment, const Params& p) {
+  // FNV-1a over the name and the point, mixed with the run's seed (splitmix64 finaliser).
+  std::uint64_t h = 1469598103934665603ull;
+  for (char c : experiment + '|' + p.label()) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  std::uint64_t z = seed ^ h;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+Check verify_variant(const Experiment& e, Instance& instance, const Params& p, const Variant& v,
+                     cudaStream_t stream) {
+  e.poison(instance, p, stream);
+  v.run(instance, p, stream);
+  MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return e.check(instance, p, v.name);
+}
+
+Runner::Runner(const DeviceInfo& device, RunOptions options)
+    : device_(device), options_(std::move(options)) {
+  if (options_.measure.flush_l2) {
+    flusher_ = std::make_unique<L2Flusher>(static_cast<std::size_t>(device_.l2_bytes));
+  }
+}
+
+Ceiling Runner::measure_memcpy_ceiling(std::size_t bytes) {
+  DeviceBuffer<unsigned char> src(bytes), dst(bytes);
+  src.fill_bytes(0x5A, stream_);
+  auto work = [&](cudaStream_t s) {
+    MEMLAB_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s));
+  };
+  Ceiling c;
+  c.stats = measure(work, stream_, options_.measure, flusher_.get());
+  c.bytes = 2.0 * static_cast<double>(bytes);
+  c.gbps = c.bytes / (c.stats.median * 1e-3) / 1e9;
+  c.measured = true;
+  ceiling_ = c;
+  return c;
+}
+
+std::vector<Record> Runner::run(const Plan& plan) {
+  const Experiment& e = *plan.experiment;
+  std::vector<Record> out;
+  MeasureOptions mopt = options_.measure;
+  mopt.flush_l2 = mopt.flush_l2 && e.flush_l2;
+
+  for (const Params& p : plan.points) {
+    const std::uint64_t seed = point_seed(options_.seed, e.name, p);
+    if (options_.progress) options_.progress(fmt::format("{} {}: setting up", e.name, p.label()));
+    std::unique_ptr<Instance> instance = e.setup(p, seed);
+    const std::size_t first = out.size();
+    for (const Variant* v : plan.variants) {
+      if (!v->applies_to(p)) continue;
+      if (options_.progress) {
+        options_.progress(fmt::format("{} {} {}", e.name, v->name, p.label()));
+      }
+      Record r;
+      r.experiment = e.name;
+      r.variant = v->name;
+      r.description = v->description;
+      r.params = p.values();
+      r.seed = seed;
+      r.baseline = e.baseline;
+      r.bytes = v->bytes ? v->bytes(p) : (e.bytes ? e.bytes(p) : 0.0);
+      r.flops = v->flops ? v->flops(p) : (e.flops ? e.flops(p) : 0.0);
+      r.working_set_bytes = e.footprint ? e.footprint(p) : r.bytes;
+      r.fits_in_l2 = r.working_set_bytes <= static_cast<double>(device_.l2_bytes);
+
+      const Check c = verify_variant(e, *instance, p, *v, stream_);
+      r.verified = c.ok;
+      r.error = c.error;
+      r.check_detail = c.detail;
+      if (!c.ok) {
+        failed_ = true;
+        r.notes.push_back("verification failed: not timed");
+        out.push_back(std::move(r));
+        continue;
+      }
+      auto work = [&](cudaStream_t s) { v->run(*instance, p, s); };
+      r.stats = measure(work, stream_, mopt, flusher_.get());
+      r.timed = true;
+      const double seconds = r.stats.median * 1e-3;
+      if (r.bytes > 0) {
+        r.gbps = r.bytes / seconds / 1e9;
+        r.pct_peak = 100.0 * r.bytes / seconds / device_.peak_bandwidth_bytes_per_s();
+        if (ceiling_.measured) r.pct_memcpy = 100.0 * r.gbps / ceiling_.gbps;
+      }
+      if (r.flops > 0) {
+        r.gflops = r.flops / seconds / 1e9;
+        r.pct_fp32_peak = 100.0 * r.flops / seconds / device_.peak_fp32_flops();
+      }
+      if (r.fits_in_l2 && r.bytes > 0) {
+        r.notes.push_back("working set fits in L2: this may measure the cache, not DRAM");
+      }
+      if (v->predict) {
+        if (auto pred = v->predict(p)) {
+          PredictionRecord pr;
+          pr.model = pred->model;
+          pr.measured_ms = r.stats.median;
+          if (pred->dram_bytes > 0 || pred->flops > 0) {
+            const double mem_s =
+                ceiling_.measured ? pred->dram_bytes / (ceiling_.gbps * 1e9) : 0.0;
+            const double flop_s = pred->flops / device_.peak_fp32_flops();
+            pr.predicted_ms = 1e3 * std::max(mem_s, flop_s);
+          }
+          // slowdown predictions are resolved below, once the baseline is known
+          if (pred->slowdown > 0) pr.predicted_ms = -pred->slowdown;
+          r.prediction = pr;
+        }
+      }
+      out.push_back(std::move(r));
+    }
+    // Speed-up over the baseline and slowdown predictions, within this point.
+    const Record* base = nullptr;
+    for (std::size_t i = first; i < out.size(); ++i) {
+      if (out[i].variant == e.baseline && out[i].timed) base = &out[i];
+    }
+    for (std::size_t i = first; i < out.size(); ++i) {
+      Record& r = out[i];
+      if (!r.timed) continue;
+      if (base != nullptr) r.speedup = base->stats.median / r.stats.median;
+      if (r.prediction) {
+        PredictionRecord& pr = *r.prediction;
+        if (pr.predicted_ms < 0) {
+          pr.predicted_ms = base != nullptr ? -pr.predicted_ms * base->stats.median : 0.0;
+        }
+        if (pr.predicted_ms > 0) pr.ratio = pr.measured_ms / pr.predicted_ms;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace memlab::bench

@@ -1,0 +1,67 @@
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "memlab/bench/experiment.hpp"
+#include "memlab/bench/record.hpp"
+#include "memlab/cli/commands.hpp"
+#include "memlab/common/error.hpp"
+#include "memlab/cuda/device.hpp"
+#include "memlab/report/report.hpp"
+
+namespace memlab::cli {
+
+void add_info_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("info", "Show the device: SMs, clocks, L2, shared memory, copy "
+                                         "engines, theoretical peaks");
+  auto device = std::make_shared<int>(0);
+  cmd->add_option("-d,--device", *device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  cmd->callback([&exit_code, device] {
+    std::string why;
+    const int count = device_count_or_zero(&why);
+    if (count == 0) {
+      std::cerr << "memlab: no CUDA device (" << why << ")\n";
+      exit_code = kExitCuda;
+      return;
+    }
+    if (*device >= count) {
+      throw UsageError(fmt::format("--device: {} does not exist; accepted: 0..{}", *device,
+                                   count - 1));
+    }
+    const DeviceInfo d = query_device(*device);
+    bench::Context c;
+    if (auto clocks = read_live_clocks(d)) {
+      c.sm_clock_mhz_start = clocks->sm_mhz;
+      c.mem_clock_mhz_start = clocks->mem_mhz;
+      c.pcie_gen = clocks->pcie_gen;
+      c.pcie_width = clocks->pcie_width;
+    }
+    std::cout << report::render_device(d, &c);
+    exit_code = kExitOk;
+  });
+}
+
+void add_list_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("list", "List the experiments, their variants and axes");
+  cmd->callback([&exit_code] {
+    for (const bench::Experiment& e : bench::experiments()) {
+      std::cout << fmt::format("{:<15} {}{}\n", e.name, e.summary,
+                               e.in_default_suite ? "" : " [not in the default suite]");
+      std::string variants;
+      for (const bench::Variant& v : e.variants) {
+        variants += (variants.empty() ? "" : ", ") + v.name + (v.name == e.baseline ? "*" : "");
+      }
+      std::cout << fmt::format("{:<15}   variants: {}  (* = baseline)\n", "", variants);
+      for (const bench::AxisSpec& a : e.axes) {
+        std::cout << fmt::format("{:<15}   axis {}: default {}; quick {}; accepted: {}\n", "",
+                                 a.name, fmt::join(a.defaults, ","),
+                                 fmt::join(a.quick.empty() ? a.defaults : a.quick, ","),
+                                 a.accepted());
+      }
+    }
+    exit_code = kExitOk;
+  });
+}
+
+}  // namespace memlab::cli

@@ -1,0 +1,52 @@
+#include <algorithm>
+
+#include "memlab/cuda/check.hpp"
+#include "memlab/cuda/fill.hpp"
+
+namespace memlab {
+namespace {
+
+__global__ void fill_uniform_kernel(float* data, std::size_t n, std::uint64_t seed, float lo,
+                                    float hi) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    data[i] = random_uniform(seed, i, lo, hi);
+  }
+}
+
+__global__ void fill_bytes_kernel(unsigned char* data, std::size_t bytes, std::uint64_t seed) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t words = bytes / 8;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < words;
+       i += stride) {
+    const std::uint64_t r = random_u64(seed, i);
+    for (int b = 0; b < 8; ++b) data[8 * i + b] = static_cast<unsigned char>(r >> (8 * b));
+  }
+  const std::size_t tail = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (tail < bytes - 8 * words) {
+    data[8 * words + tail] = random_byte(seed, 8 * words + tail);
+  }
+}
+
+unsigned grid_for(std::size_t n) {
+  return static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65536));
+}
+
+}  // namespace
+
+void fill_uniform(float* data, std::size_t n, std::uint64_t seed, float lo, float hi,
+                  cudaStream_t stream) {
+  if (n == 0) return;
+  fill_uniform_kernel<<<grid_for(n), 256, 0, stream>>>(data, n, seed, lo, hi);
+  MEMLAB_CHECK_LAUNCH(fill_uniform_kernel);
+}
+
+void fill_random_bytes(void* data, std::size_t bytes, std::uint64_t seed, cudaStream_t stream) {
+  if (bytes == 0) return;
+  fill_bytes_kernel<<<grid_for(bytes / 8 + 1), 256, 0, stream>>>(
+      static_cast<unsigned char*>(data), bytes, seed);
+  MEMLAB_CHECK_LAUNCH(fill_bytes_kernel);
+}
+
+}  // namespace memlab

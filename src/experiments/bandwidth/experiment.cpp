@@ -1,0 +1,137 @@
+// Registration of the bandwidth lesson: axes, useful bytes, set-up, check and variants.
+#include <cstring>
+#include <vector>
+
+#include "bandwidth/kernels.cuh"
+#include "bandwidth/reference.hpp"
+#include "memlab/bench/experiment.hpp"
+#include "memlab/cuda/buffer.hpp"
+#include "memlab/cuda/fill.hpp"
+
+namespace memlab::lessons::bandwidth {
+namespace {
+
+using bench::Params;
+
+Op op_of(const Params& p) {
+  const std::string& o = p.s("op");
+  if (o == "copy") return Op::Copy;
+  if (o == "scale") return Op::Scale;
+  if (o == "add") return Op::Add;
+  if (o == "triad") return Op::Triad;
+  return Op::Fill;
+}
+
+int inputs(Op op) { return op == Op::Fill ? 0 : (op == Op::Add || op == Op::Triad) ? 2 : 1; }
+
+double useful_bytes(const Params& p) {
+  return static_cast<double>(inputs(op_of(p)) + 1) * static_cast<double>(p.n("n")) * 4.0;
+}
+
+float fill_value() {
+  float f = 0;
+  const unsigned char bytes[4] = {kFillByte, kFillByte, kFillByte, kFillByte};
+  std::memcpy(&f, bytes, 4);
+  return f;
+}
+
+struct State {
+  Op op{};
+  std::size_t n = 0;
+  DeviceBuffer<float> a, b, c;
+  std::vector<float> ha, hb;
+  Args args() const { return Args{a.get(), b.get(), c.get(), 3.0f, n, fill_value()}; }
+};
+
+State setup(const Params& p, std::uint64_t seed) {
+  State st;
+  st.op = op_of(p);
+  st.n = static_cast<std::size_t>(p.n("n"));
+  const int k = inputs(st.op);
+  if (k >= 1) st.a = DeviceBuffer<float>(st.n);
+  if (k >= 2) st.b = DeviceBuffer<float>(st.n);
+  st.c = DeviceBuffer<float>(st.n);
+  if (k >= 1) {
+    fill_uniform(st.a.get(), st.n, seed, -1.0f, 1.0f, nullptr);
+    st.ha.resize(st.n);
+    st.a.copy_to_host(st.ha.data(), st.n);
+  }
+  if (k >= 2) {
+    fill_uniform(st.b.get(), st.n, seed + 1, -1.0f, 1.0f, nullptr);
+    st.hb.resize(st.n);
+    st.b.copy_to_host(st.hb.data(), st.n);
+  }
+  return st;
+}
+
+bench::Check check(State& st, const Params&, const std::string&) {
+  std::vector<float> got(st.n), want(st.n);
+  st.c.copy_to_host(got.data(), st.n);
+  const Args x = st.args();
+  for (std::size_t i = 0; i < st.n; ++i) {
+    want[i] = reference(st.op, st.ha.empty() ? 0.0f : st.ha[i], st.hb.empty() ? 0.0f : st.hb[i],
+                        x.s, x.fill);
+  }
+  return bench::check_exact(got.data(), want.data(), st.n);
+}
+
+std::optional<bench::Prediction> streaming_model(const Params& p) {
+  bench::Prediction pr;
+  pr.model = "streaming: every useful byte crosses DRAM once, at the memcpy rate";
+  pr.dram_bytes = useful_bytes(p);
+  return pr;
+}
+
+void kernel_variant(bench::ExperimentBuilder<State>& b, const char* name, const char* what) {
+  b.variant(name, what,
+            [name](State& st, const Params&, cudaStream_t s) { launch(st.op, name, st.args(), s); })
+      .predict(streaming_model);
+}
+
+bench::Experiment make() {
+  bench::ExperimentBuilder<State> b("bandwidth",
+                                    "Streaming copy/scale/add/triad/fill against cudaMemcpy");
+  b.bytes_convention("copy, scale: read n + write n floats; add, triad: read 2n + write n; "
+                     "fill: write n")
+      .choice_axis("op", {"copy", "scale", "add", "triad", "fill"},
+                   {"copy", "scale", "add", "triad", "fill"}, {"copy", "add", "triad"},
+                   "c = a; c = s*a; c = a + b (the seeds' vecAdd); c = a + s*b; c = const")
+      .int_axis("n", {"268435456"}, {"67108864"}, 1, std::int64_t{1} << 32,
+                "floats per array (default 2^28 = 1 GiB per array)")
+      .test_point({{"op", "copy"}, {"n", "1"}})
+      .test_point({{"op", "copy"}, {"n", "100003"}})
+      .test_point({{"op", "scale"}, {"n", "4097"}})
+      .test_point({{"op", "add"}, {"n", "1000"}})
+      .test_point({{"op", "add"}, {"n", "1048579"}})
+      .test_point({{"op", "triad"}, {"n", "33333"}})
+      .test_point({{"op", "fill"}, {"n", "65539"}})
+      .bytes(useful_bytes)
+      .footprint(useful_bytes)
+      .setup(setup)
+      .poison([](State& st, const Params&, cudaStream_t s) { st.c.fill_bytes(0xFF, s); })
+      .check(check);
+  kernel_variant(b, "elem_f1", "one thread per 4-byte element (the seeds' vecAdd)");
+  kernel_variant(b, "gridstride_f1", "resident grid, grid-stride loop, 4-byte accesses");
+  kernel_variant(b, "elem_f4", "one thread per float4: 16-byte accesses");
+  kernel_variant(b, "gridstride_f4", "resident grid, grid-stride loop, 16-byte accesses");
+  kernel_variant(b, "f4_unroll4", "4 independent float4 loads in flight per thread");
+  kernel_variant(b, "f4_unroll4_cs", "as f4_unroll4 with streaming (evict-first) cache hints");
+  b.variant("cudaMemcpy", "cudaMemcpyAsync device-to-device: the copy ceiling",
+            [](State& st, const Params&, cudaStream_t s) {
+              MEMLAB_CUDA_CHECK(cudaMemcpyAsync(st.c.get(), st.a.get(), st.n * sizeof(float),
+                                                cudaMemcpyDeviceToDevice, s));
+            })
+      .only_if([](const Params& p) { return op_of(p) == Op::Copy; })
+      .predict(streaming_model);
+  b.variant("cudaMemset", "cudaMemsetAsync: the write-only ceiling",
+            [](State& st, const Params&, cudaStream_t s) { st.c.fill_bytes(kFillByte, s); })
+      .only_if([](const Params& p) { return op_of(p) == Op::Fill; })
+      .predict(streaming_model);
+  b.baseline("elem_f1");
+  return b.build();
+}
+
+[[maybe_unused]] const bool registered = bench::register_experiment(make());
+
+}  // namespace
+}  // namespace memlab::lessons::bandwidth

@@ -1,0 +1,163 @@
+// Registration of the coalescing lesson: two experiments over the same kernels.
+//   coalescing    stride 1..64 for element sizes 1..16 bytes (offset 0 unless overridden)
+//   misalignment  stride 1, the window shifted by 0..32 elements from 128-byte alignment
+#include <fmt/format.h>
+
+#include "coalescing/kernels.cuh"
+#include "coalescing/reference.hpp"
+#include "memlab/bench/experiment.hpp"
+#include "memlab/common/error.hpp"
+#include "memlab/cuda/buffer.hpp"
+#include "memlab/cuda/fill.hpp"
+#include "memlab/model/coalescing.hpp"
+
+namespace memlab::lessons::coalescing {
+namespace {
+
+using bench::Params;
+
+struct Shape {
+  std::size_t n, stride, offset;
+  int elem;
+  std::size_t span_bytes() const { return ((n - 1) * stride + offset + 1) * elem; }
+  std::size_t read_blocks() const { return (n + kBlock - 1) / kBlock; }
+};
+
+Shape shape(const Params& p) {
+  Shape s{};
+  s.elem = static_cast<int>(p.n("elem"));
+  s.n = static_cast<std::size_t>(p.n("bytes")) / static_cast<std::size_t>(s.elem);
+  s.stride = static_cast<std::size_t>(p.n("stride"));
+  s.offset = static_cast<std::size_t>(p.n("offset"));
+  return s;
+}
+
+void validate(const Params& p) {
+  const std::int64_t e = p.n("elem");
+  if (e != 1 && e != 2 && e != 4 && e != 8 && e != 16) {
+    throw UsageError(fmt::format("axis elem: {} is not accepted; accepted: 1, 2, 4, 8 or 16", e));
+  }
+  if (p.n("bytes") % e != 0) {
+    throw UsageError(
+        fmt::format("axis bytes: {} is not a multiple of elem={}; accepted: a "
+                    "multiple of the element size",
+                    p.n("bytes"), e));
+  }
+}
+
+struct State {
+  Shape shape{};
+  std::uint64_t seed = 0;
+  DeviceBuffer<unsigned char> in, out;
+  Args args() const {
+    return Args{in.get(), out.get(), shape.n, shape.stride, shape.offset, shape.elem};
+  }
+};
+
+State setup(const Params& p, std::uint64_t seed) {
+  State st;
+  st.shape = shape(p);
+  st.seed = seed;
+  st.in = DeviceBuffer<unsigned char>(st.shape.span_bytes());
+  st.out = DeviceBuffer<unsigned char>(
+      std::max(st.shape.n * static_cast<std::size_t>(st.shape.elem), st.shape.read_blocks() * 4));
+  fill_random_bytes(st.in.get(), st.in.bytes(), seed, nullptr);
+  MEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
+  return st;
+}
+
+bench::Check check(State& st, const Params&, const std::string& variant) {
+  const Shape& s = st.shape;
+  if (variant == "strided_read") {
+    const auto want = reference_read(st.seed, s.n, s.stride, s.offset, s.elem, kBlock);
+    std::vector<std::uint32_t> got(want.size());
+    MEMLAB_CUDA_CHECK(cudaMemcpy(got.data(), st.out.get(), got.size() * 4, cudaMemcpyDeviceToHost));
+    return bench::check_exact(got.data(), want.data(), want.size());
+  }
+  const auto want = reference_copy(st.seed, s.n, s.stride, s.offset, s.elem);
+  std::vector<std::uint8_t> got(want.size());
+  MEMLAB_CUDA_CHECK(cudaMemcpy(got.data(), st.out.get(), got.size(), cudaMemcpyDeviceToHost));
+  return bench::check_exact(got.data(), want.data(), want.size());
+}
+
+double read_bytes(const Params& p) {
+  const Shape s = shape(p);
+  return static_cast<double>(s.n) * s.elem;
+}
+
+std::optional<bench::Prediction> predict(const Params& p, bool copy) {
+  const Shape s = shape(p);
+  model::Pattern pat;
+  pat.kind = s.stride == 1 ? model::AccessKind::kOffset : model::AccessKind::kStrided;
+  pat.stride = static_cast<std::int64_t>(s.stride);
+  pat.offset = static_cast<std::int64_t>(s.offset);
+  const double eff = model::coalescing_efficiency(pat, s.elem);
+  const model::WarpAccess warp = model::analyze_warp(pat, s.elem);
+  bench::Prediction pr;
+  pr.model = fmt::format("coalescing: {} sectors/request, {:.1f}% of fetched bytes used",
+                         warp.sectors.size(), 100.0 * eff);
+  pr.dram_bytes = read_bytes(p) / eff + (copy ? read_bytes(p) : 0.0);
+  return pr;
+}
+
+template <class B>
+B& common(B& b) {
+  b.int_axis("bytes", {"256Mi"}, {"64Mi"}, 1, std::int64_t{1} << 32,
+             "useful bytes read (n = bytes / elem elements)")
+      .validate(validate)
+      .footprint([](const Params& p) {
+        const Shape s = shape(p);
+        return static_cast<double>(s.span_bytes()) + static_cast<double>(s.n) * s.elem;
+      })
+      .setup(setup)
+      .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
+      .check(check)
+      .variant("strided_read", "lane t reads in[t*stride + offset]; one XOR per block written",
+               [](State& st, const Params&, cudaStream_t s) { launch_read(st.args(), s); })
+      .variant_bytes(read_bytes)
+      .predict([](const Params& p) { return predict(p, false); })
+      .variant("strided_copy", "out[t] = in[t*stride + offset]: strided gather, coalesced write",
+               [](State& st, const Params&, cudaStream_t s) { launch_copy(st.args(), s); })
+      .variant_bytes([](const Params& p) { return 2.0 * read_bytes(p); })
+      .predict([](const Params& p) { return predict(p, true); });
+  return b;
+}
+
+bench::Experiment make_coalescing() {
+  bench::ExperimentBuilder<State> b("coalescing",
+                                    "Strided access: GB/s against stride per element size");
+  b.bytes_convention("read: n*elem; copy: 2*n*elem (the strided gaps are not useful bytes)")
+      .int_axis("elem", {"1", "2", "4", "8", "16"}, {"1", "4", "16"}, 1, 16,
+                "element size in bytes: 1, 2, 4, 8 or 16")
+      .int_axis("stride", {"1", "2", "4", "8", "16", "32", "64"}, {}, 1, 1 << 20,
+                "elements between neighbouring lanes")
+      .int_axis("offset", {"0"}, {}, 0, 1 << 20, "elements added to every index")
+      .test_point({{"elem", "1"}, {"stride", "1"}, {"offset", "3"}, {"bytes", "1003"}})
+      .test_point({{"elem", "2"}, {"stride", "3"}, {"offset", "1"}, {"bytes", "1554"}})
+      .test_point({{"elem", "4"}, {"stride", "64"}, {"offset", "32"}, {"bytes", "40028"}})
+      .test_point({{"elem", "8"}, {"stride", "7"}, {"offset", "5"}, {"bytes", "32792"}})
+      .test_point({{"elem", "16"}, {"stride", "2"}, {"offset", "31"}, {"bytes", "4800"}})
+      .test_point({{"elem", "16"}, {"stride", "1"}, {"offset", "0"}, {"bytes", "16"}});
+  common(b);  // no baseline: the curve against stride is the result
+  return b.build();
+}
+
+bench::Experiment make_misalignment() {
+  bench::ExperimentBuilder<State> b(
+      "misalignment", "Stride-1 access shifted by 0..32 elements from 128-byte alignment");
+  b.bytes_convention("read: n*elem; copy: 2*n*elem")
+      .int_axis("elem", {"1", "4", "16"}, {"4"}, 1, 16, "element size in bytes: 1, 2, 4, 8 or 16")
+      .int_axis("stride", {"1"}, {}, 1, 1 << 20, "elements between neighbouring lanes")
+      .int_axis("offset", {"0", "1", "2", "4", "8", "16", "31", "32"}, {"0", "1", "16", "32"}, 0,
+                1 << 20, "elements added to every index")
+      .test_point({{"elem", "4"}, {"stride", "1"}, {"offset", "1"}, {"bytes", "4004"}})
+      .test_point({{"elem", "16"}, {"stride", "1"}, {"offset", "31"}, {"bytes", "16016"}});
+  common(b);  // no baseline: the curve against stride is the result
+  return b.build();
+}
+
+[[maybe_unused]] const bool registered = bench::register_experiment(make_coalescing()) &&
+                                         bench::register_experiment(make_misalignment());
+
+}  // namespace
+}  // namespace memlab::lessons::coalescing

@@ -1,0 +1,38 @@
+// coalescing: how the addresses of a warp's 32 lanes decide the bytes that cross DRAM.
+//
+// Lane t of the grid reads element  in[t * stride + offset]  (element size 1, 2, 4, 8 or 16
+// bytes). The memory system moves whole 32-byte sectors: with stride 1 a warp's request is
+// 32 * size bytes in ceil(32 * size / 32) sectors, all used; with stride s the same request spans
+// s times the bytes, and once lanes are a sector or more apart every lane costs a sector of its
+// own (efficiency size / 32). An offset shifts the window off the 128-byte line boundary: one more
+// sector per request, which L2 mostly absorbs because the neighbouring warp wants it too.
+//   strided_read  reads only; each block writes one 4-byte XOR of what it read (negligible bytes).
+//                 Useful bytes: n * size.
+//   strided_copy  out[t] = in[t * stride + offset]: strided gather, coalesced write.
+//                 Useful bytes: 2 * n * size.
+// Napkin math (H200): 256 MiB read at stride 1 is ~65 us at 4.2 TB/s; at stride 32 with 4-byte
+// elements each 4 useful bytes drag a 32-byte sector: 8x the traffic, ~0.5 ms.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace memlab::lessons::coalescing {
+
+inline constexpr unsigned kBlock = 256;
+
+struct Args {
+  const void* in;
+  void* out;  // copy: n elements; read: one std::uint32_t per block
+  std::size_t n;
+  std::size_t stride;
+  std::size_t offset;
+  int elem_size;
+};
+
+void launch_read(const Args& args, cudaStream_t stream);
+void launch_copy(const Args& args, cudaStream_t stream);
+
+}  // namespace memlab::lessons::coalescing

@@ -1,0 +1,106 @@
+#include <nlohmann/json.hpp>
+
+#include "memlab/report/report.hpp"
+
+namespace memlab::report {
+namespace {
+
+nlohmann::json device_json(const DeviceInfo& d) {
+  return {{"name", d.name},
+          {"ordinal", d.ordinal},
+          {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+          {"sm_count", d.sm_count},
+          {"sm_clock_max_mhz", d.sm_clock_khz / 1000},
+          {"mem_clock_max_mhz", d.mem_clock_khz / 1000},
+          {"bus_width_bits", d.bus_width_bits},
+          {"global_mem_bytes", d.global_mem_bytes},
+          {"l2_bytes", d.l2_bytes},
+          {"smem_per_block_bytes", d.smem_per_block},
+          {"smem_per_block_optin_bytes", d.smem_per_block_optin},
+          {"smem_per_sm_bytes", d.smem_per_sm},
+          {"const_mem_bytes", d.const_mem_bytes},
+          {"regs_per_sm", d.regs_per_sm},
+          {"copy_engines", d.copy_engines},
+          {"fp32_lanes_per_sm", d.fp32_lanes_per_sm},
+          {"peak_bandwidth_gbps", d.peak_bandwidth_bytes_per_s() / 1e9},
+          {"peak_fp32_gflops", d.peak_fp32_flops() / 1e9}};
+}
+
+nlohmann::json stats_json(const bench::Stats& s) {
+  return {{"median_ms", s.median}, {"min_ms", s.min},         {"max_ms", s.max},
+          {"mean_ms", s.mean},     {"stdev_ms", s.stdev},     {"samples", s.samples},
+          {"relative_stdev", s.relative_stdev()}};
+}
+
+}  // namespace
+
+std::string render_json(const bench::RunReport& report) {
+  const bench::Context& c = report.context;
+  nlohmann::json j;
+  j["schema_version"] = bench::kSchemaVersion;
+  j["context"] = {
+      {"tool", {{"name", "memlab"}, {"version", c.tool_version}, {"git_commit", c.git_commit}}},
+      {"date", c.date},
+      {"command_line", c.command_line},
+      {"device", device_json(c.device)},
+      {"driver_version", cuda_version_string(c.device.driver_version)},
+      {"runtime_version", cuda_version_string(c.device.runtime_version)},
+      {"clocks_mhz",
+       {{"sm_start", c.sm_clock_mhz_start},
+        {"mem_start", c.mem_clock_mhz_start},
+        {"sm_end", c.sm_clock_mhz_end},
+        {"mem_end", c.mem_clock_mhz_end}}},
+      {"pcie", {{"generation", c.pcie_gen}, {"width", c.pcie_width}}},
+      {"seed", c.seed},
+      {"l2_flushed", c.cold},
+      {"quick", c.quick},
+      {"bytes_convention",
+       "useful bytes: each input read once, each output written once; GB/s = 1e9 B/s"}};
+  nlohmann::json ceiling = {{"measured", report.memcpy_d2d.measured}};
+  if (report.memcpy_d2d.measured) {
+    ceiling["bytes_read_plus_written"] = report.memcpy_d2d.bytes;
+    ceiling["gbps"] = report.memcpy_d2d.gbps;
+    ceiling["stats"] = stats_json(report.memcpy_d2d.stats);
+  }
+  j["ceilings"] = {{"memcpy_d2d", ceiling}};
+  nlohmann::json records = nlohmann::json::array();
+  for (const bench::Record& r : report.records) {
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [k, v] : r.params) params[k] = v;
+    nlohmann::json rec = {{"experiment", r.experiment},
+                          {"variant", r.variant},
+                          {"description", r.description},
+                          {"params", params},
+                          {"seed", r.seed},
+                          {"verified", r.verified},
+                          {"check_error", r.error},
+                          {"timed", r.timed},
+                          {"bytes", r.bytes},
+                          {"flops", r.flops},
+                          {"working_set_bytes", r.working_set_bytes},
+                          {"fits_in_l2", r.fits_in_l2},
+                          {"baseline", r.baseline},
+                          {"notes", r.notes}};
+    if (!r.check_detail.empty()) rec["check_detail"] = r.check_detail;
+    if (r.timed) {
+      rec["stats"] = stats_json(r.stats);
+      rec["gbps"] = r.gbps;
+      rec["pct_peak_bandwidth"] = r.pct_peak;
+      rec["pct_memcpy"] = r.pct_memcpy;
+      rec["gflops"] = r.gflops;
+      rec["pct_fp32_peak"] = r.pct_fp32_peak;
+      rec["speedup_over_baseline"] = r.speedup ? nlohmann::json(*r.speedup) : nlohmann::json();
+    }
+    if (r.prediction) {
+      rec["prediction"] = {{"model", r.prediction->model},
+                           {"predicted_ms", r.prediction->predicted_ms},
+                           {"measured_ms", r.prediction->measured_ms},
+                           {"measured_over_predicted", r.prediction->ratio}};
+    }
+    records.push_back(std::move(rec));
+  }
+  j["records"] = std::move(records);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace memlab::report

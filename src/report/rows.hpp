@@ -1,0 +1,25 @@
+// Internal: the cells shared by the terminal table and the markdown writer.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "memlab/bench/record.hpp"
+
+namespace memlab::report::detail {
+
+struct Cells {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<int> status;  // per row: 0 ok, 1 failed check, 2 warning (fits in L2)
+};
+
+std::string format_time_ms(double ms);
+
+// One experiment's records (consecutive in the report) as cells.
+Cells experiment_cells(const std::vector<const bench::Record*>& records);
+
+// Records grouped by experiment, in report order.
+std::vector<std::vector<const bench::Record*>> group_by_experiment(const bench::RunReport& r);
+
+}  // namespace memlab::report::detail

@@ -1,0 +1,60 @@
+// Every variant of every lesson against its CPU reference, at the experiment's test points (small
+// and odd sizes, not multiples of the block or tile). Each variant runs twice with the output
+// poisoned before each run: a result that changes between runs is a race.
+// Without a CUDA device every test prints "skipped: no CUDA device" and CTest counts it skipped.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "memlab/bench/experiment.hpp"
+#include "memlab/bench/runner.hpp"
+#include "memlab/cuda/device.hpp"
+#include "memlab/cuda/stream.hpp"
+
+namespace memlab::bench {
+namespace {
+
+bool have_device() {
+  static const bool yes = device_count_or_zero() > 0;
+  return yes;
+}
+
+class LessonTest : public testing::TestWithParam<std::string> {};
+
+TEST_P(LessonTest, EveryVariantMatchesTheReferenceAtEveryTestPoint) {
+  if (!have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  const Experiment* e = find_experiment(GetParam());
+  ASSERT_NE(e, nullptr);
+  ASSERT_FALSE(e->test_points.empty()) << e->name << " declares no test points";
+  Stream stream;
+  int checked = 0;
+  for (const auto& values : e->test_points) {
+    Params p(values);
+    if (e->validate) e->validate(p);
+    auto instance = e->setup(p, point_seed(12345, e->name, p));
+    for (const Variant& v : e->variants) {
+      if (!v.applies_to(p)) continue;
+      for (int run = 0; run < 2; ++run) {
+        const Check c = verify_variant(*e, *instance, p, v, stream);
+        EXPECT_TRUE(c.ok) << e->name << " " << v.name << " " << p.label() << " run " << run
+                          << ": " << c.detail;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+std::vector<std::string> experiment_names() {
+  std::vector<std::string> names;
+  for (const auto& e : experiments()) names.push_back(e.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllLessons, LessonTest, testing::ValuesIn(experiment_names()),
+                         [](const testing::TestParamInfo<std::string>& param_info) {
+                           return param_info.param;
+                         });
+
+}  // namespace
+}  // namespace memlab::bench

@@ -1,0 +1,94 @@
+// The memlab command as a user meets it: exit codes and one-line errors naming the parameter.
+// Bad input must be rejected before any device work, so these run without a GPU.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "memlab/cuda/device.hpp"
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Result memlab(const std::string& args) {
+  const std::string cmd = std::string(MEMLAB_BINARY) + " " + args + " 2>&1";
+  Result r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) r.out += buf.data();
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+void expect_usage_error(const std::string& args, const std::string& names) {
+  const Result r = memlab(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+  EXPECT_NE(r.out.find(names), std::string::npos) << args << "\n" << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << "not one line: " << r.out;
+}
+
+TEST(Cli, UnknownExperimentVariantAndAxis) {
+  expect_usage_error("run nosuch", "experiment: 'nosuch' is unknown; accepted:");
+  expect_usage_error("run bandwidth -v nosuch", "-v/--variants: 'nosuch'");
+  expect_usage_error("run bandwidth -a nosuch=1", "-a/--axis: 'nosuch' is not an axis");
+}
+
+TEST(Cli, MalformedNegativeAndZeroValues) {
+  expect_usage_error("run bandwidth -a n=-5", "axis n");
+  expect_usage_error("run bandwidth -a n=0", "axis n: 0 is out of range");
+  expect_usage_error("run bandwidth -a n=abc", "axis n");
+  expect_usage_error("run bandwidth -a n", "-a/--axis: 'n' is malformed");
+  expect_usage_error("run bandwidth -a op=mul", "axis op: 'mul' is not accepted; accepted: one of");
+  expect_usage_error("run bandwidth --noise 5", "--noise");
+  expect_usage_error("run bandwidth --min-samples 3", "--min-samples");
+  expect_usage_error("run bandwidth --budget 0", "--budget");
+  expect_usage_error("run bandwidth --seed x", "--seed");
+}
+
+TEST(Cli, NoSubcommandAndUnknownOptionAreUsageErrors) {
+  EXPECT_EQ(memlab("").code, 2);
+  EXPECT_EQ(memlab("run --no-such-option").code, 2);
+  EXPECT_EQ(memlab("frobnicate").code, 2);
+  EXPECT_EQ(memlab("--help").code, 0);
+}
+
+TEST(Cli, ListNeedsNoDevice) {
+  const Result r = memlab("list");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("bandwidth"), std::string::npos);
+  EXPECT_NE(r.out.find("elem_f1*"), std::string::npos) << "baseline not marked: " << r.out;
+}
+
+TEST(Cli, RunAndInfoSayNoCudaDeviceAndExit3WithoutAGpu) {
+  if (memlab::device_count_or_zero() > 0) {
+    GTEST_SKIP() << "a CUDA device is present: this checks the behaviour without one";
+  }
+  const Result run = memlab("run bandwidth -a n=1000 -v elem_f1");
+  EXPECT_EQ(run.code, 3) << run.out;
+  EXPECT_NE(run.out.find("no CUDA device"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("plan"), std::string::npos) << "shows nothing without a GPU: " << run.out;
+  const Result info = memlab("info");
+  EXPECT_EQ(info.code, 3);
+  EXPECT_NE(info.out.find("no CUDA device"), std::string::npos);
+}
+
+TEST(Cli, SmallRunVerifiesAndWritesJsonWithAGpu) {
+  if (memlab::device_count_or_zero() == 0) GTEST_SKIP() << "skipped: no CUDA device";
+  const std::string json = testing::TempDir() + "memlab_cli_test.json";
+  const Result r =
+      memlab("run bandwidth -a n=100003 -a op=copy,triad -v elem_f1,f4_unroll4 --json " + json);
+  EXPECT_EQ(r.code, 0) << r.out;
+  FILE* f = std::fopen(json.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  std::fclose(f);
+}
+
+}  // namespace
