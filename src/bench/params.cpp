@@ -13,9 +13,10 @@ namespace memlab::bench {
 
 std::int64_t parse_integer(const std::string& text, const std::string& what) {
   auto fail = [&](const char* why) -> std::int64_t {
-    throw UsageError(fmt::format("{}: '{}' is not {}; accepted: a positive integer, optionally "
-                                 "with a suffix Ki/Mi/Gi (or K/M/G) or written 2^k",
-                                 what, text, why));
+    throw UsageError(
+        fmt::format("{}: '{}' is not {}; accepted: a positive integer, optionally "
+                    "with a suffix Ki/Mi/Gi (or K/M/G) or written 2^k",
+                    what, text, why));
   };
   if (text.empty()) return fail("a number");
   const char* first = text.data();
@@ -78,7 +79,9 @@ const std::string& Params::s(const std::string& axis) const {
   throw std::logic_error(fmt::format("parameter '{}' is not an axis of this experiment", axis));
 }
 
-std::int64_t Params::n(const std::string& axis) const { return parse_integer(s(axis), axis); }
+std::int64_t Params::n(const std::string& axis) const {
+  return parse_integer(s(axis), axis);
+}
 
 bool Params::has(const std::string& axis) const {
   return std::any_of(values_.begin(), values_.end(),
@@ -109,11 +112,11 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    std::string word = text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                     : comma - start);
+    std::string word =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (word.empty()) {
-      throw UsageError(fmt::format("{}: empty value in '{}'; accepted: a comma-separated list",
-                                   what, text));
+      throw UsageError(
+          fmt::format("{}: empty value in '{}'; accepted: a comma-separated list", what, text));
     }
     out.push_back(std::move(word));
     if (comma == std::string::npos) break;

@@ -35,7 +35,9 @@ bool register_experiment(Experiment experiment) {
   return true;
 }
 
-const std::vector<Experiment>& experiments() { return registry(); }
+const std::vector<Experiment>& experiments() {
+  return registry();
+}
 
 const Experiment* find_experiment(const std::string& name) {
   for (const Experiment& e : registry()) {

@@ -107,14 +107,20 @@ std::vector<Record> Runner::run(const Plan& plan) {
       if (r.fits_in_l2 && r.bytes > 0) {
         r.notes.push_back("working set fits in L2: this may measure the cache, not DRAM");
       }
+      if (v->inspect) {
+        Extras x;
+        v->inspect(*instance, p, x);
+        r.figures = std::move(x.figures);
+        r.extra_text = std::move(x.text);
+        r.extra_json = std::move(x.json);
+      }
       if (v->predict) {
         if (auto pred = v->predict(p)) {
           PredictionRecord pr;
           pr.model = pred->model;
           pr.measured_ms = r.stats.median;
           if (pred->dram_bytes > 0 || pred->flops > 0) {
-            const double mem_s =
-                ceiling_.measured ? pred->dram_bytes / (ceiling_.gbps * 1e9) : 0.0;
+            const double mem_s = ceiling_.measured ? pred->dram_bytes / (ceiling_.gbps * 1e9) : 0.0;
             const double flop_s = pred->flops / device_.peak_fp32_flops();
             pr.predicted_ms = 1e3 * std::max(mem_s, flop_s);
           }

@@ -25,11 +25,12 @@ std::string render_csv(const bench::RunReport& report) {
     out += fmt::format("{},{},{},{},{},", quote(r.experiment), quote(r.variant), quote(params),
                        r.verified ? 1 : 0, r.timed ? 1 : 0);
     if (r.timed) {
-      out += fmt::format("{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.6g},{:.6g},{:.4g},{:.4g},{:.6g},"
-                         "{:.4g},{},",
-                         r.stats.median, r.stats.min, r.stats.max, r.stats.mean, r.stats.stdev,
-                         r.stats.samples, r.bytes, r.gbps, r.pct_peak, r.pct_memcpy, r.gflops,
-                         r.pct_fp32_peak, r.speedup ? fmt::format("{:.4g}", *r.speedup) : "");
+      out += fmt::format(
+          "{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.6g},{:.6g},{:.4g},{:.4g},{:.6g},"
+          "{:.4g},{},",
+          r.stats.median, r.stats.min, r.stats.max, r.stats.mean, r.stats.stdev, r.stats.samples,
+          r.bytes, r.gbps, r.pct_peak, r.pct_memcpy, r.gflops, r.pct_fp32_peak,
+          r.speedup ? fmt::format("{:.4g}", *r.speedup) : "");
     } else {
       out += fmt::format(",,,,,,{:.6g},,,,,,,", r.bytes);
     }

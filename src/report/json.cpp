@@ -27,8 +27,12 @@ nlohmann::json device_json(const DeviceInfo& d) {
 }
 
 nlohmann::json stats_json(const bench::Stats& s) {
-  return {{"median_ms", s.median}, {"min_ms", s.min},         {"max_ms", s.max},
-          {"mean_ms", s.mean},     {"stdev_ms", s.stdev},     {"samples", s.samples},
+  return {{"median_ms", s.median},
+          {"min_ms", s.min},
+          {"max_ms", s.max},
+          {"mean_ms", s.mean},
+          {"stdev_ms", s.stdev},
+          {"samples", s.samples},
           {"relative_stdev", s.relative_stdev()}};
 }
 
@@ -82,6 +86,12 @@ std::string render_json(const bench::RunReport& report) {
                           {"baseline", r.baseline},
                           {"notes", r.notes}};
     if (!r.check_detail.empty()) rec["check_detail"] = r.check_detail;
+    if (!r.figures.empty()) {
+      nlohmann::json figures = nlohmann::json::object();
+      for (const auto& [k, v] : r.figures) figures[k] = v;
+      rec["figures"] = std::move(figures);
+    }
+    if (!r.extra_json.empty()) rec["extra"] = nlohmann::json::parse(r.extra_json);
     if (r.timed) {
       rec["stats"] = stats_json(r.stats);
       rec["gbps"] = r.gbps;

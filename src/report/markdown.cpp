@@ -25,7 +25,8 @@ std::string render_markdown(const bench::RunReport& report) {
     out += "| " + fmt::format("{}", fmt::join(cells.header, " | ")) + " |\n|";
     for (std::size_t i = 0; i < cells.header.size(); ++i) out += i < 2 ? " --- |" : " ---: |";
     out += "\n";
-    for (const auto& row : cells.rows) out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
+    for (const auto& row : cells.rows)
+      out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
   }
   return out;
 }

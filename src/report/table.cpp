@@ -18,7 +18,8 @@ std::string format_time_ms(double ms) {
 std::vector<std::vector<const bench::Record*>> group_by_experiment(const bench::RunReport& r) {
   std::vector<std::vector<const bench::Record*>> groups;
   for (const bench::Record& rec : r.records) {
-    if (groups.empty() || groups.back().front()->experiment != rec.experiment) groups.emplace_back();
+    if (groups.empty() || groups.back().front()->experiment != rec.experiment)
+      groups.emplace_back();
     groups.back().push_back(&rec);
   }
   return groups;
@@ -88,8 +89,8 @@ std::string render_device(const DeviceInfo& d, const bench::Context* c) {
   out += fmt::format("SMs           {} x {} FP32 lanes, max SM clock {} MHz\n", d.sm_count,
                      d.fp32_lanes_per_sm, d.sm_clock_khz / 1000);
   out += fmt::format("memory        {}, bus {} bit, max memory clock {} MHz\n",
-                     bench::format_bytes(static_cast<double>(d.global_mem_bytes)),
-                     d.bus_width_bits, d.mem_clock_khz / 1000);
+                     bench::format_bytes(static_cast<double>(d.global_mem_bytes)), d.bus_width_bits,
+                     d.mem_clock_khz / 1000);
   out += fmt::format("L2            {}\n", bench::format_bytes(static_cast<double>(d.l2_bytes)));
   out += fmt::format("shared memory {} per block ({} with opt-in), {} per SM\n",
                      bench::format_bytes(static_cast<double>(d.smem_per_block)),
@@ -135,7 +136,8 @@ std::string render_table(const bench::RunReport& report, bool colour) {
       std::string s;
       for (std::size_t i = 0; i < row.size(); ++i) {
         const bool left = i < 2;
-        s += left ? fmt::format("{:<{}}", row[i], width[i]) : fmt::format("{:>{}}", row[i], width[i]);
+        s += left ? fmt::format("{:<{}}", row[i], width[i])
+                  : fmt::format("{:>{}}", row[i], width[i]);
         if (i + 1 < row.size()) s += "  ";
       }
       if (colour && status == 1) return "\x1b[31m" + s + "\x1b[0m\n";
@@ -145,6 +147,14 @@ std::string render_table(const bench::RunReport& report, bool colour) {
     out += line(c.header, 0);
     for (std::size_t r = 0; r < c.rows.size(); ++r) out += line(c.rows[r], c.status[r]);
     for (const bench::Record* r : group) {
+      if (!r->figures.empty() || !r->extra_text.empty()) {
+        std::string point;
+        for (const auto& [k, v] : r->params) point += (point.empty() ? "" : " ") + k + "=" + v;
+        out += fmt::format("  {} {}:", r->variant, point);
+        for (const auto& [k, v] : r->figures) out += fmt::format(" {}={:.4g}", k, v);
+        out += "\n";
+        if (!r->extra_text.empty()) out += r->extra_text;
+      }
       if (!r->verified) {
         out += fmt::format("  {} {}: check failed: {}\n", r->variant, r->seed, r->check_detail);
       }

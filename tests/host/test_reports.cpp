@@ -35,12 +35,18 @@ bench::RunReport sample_report() {
   ok.speedup = 2.0;
   ok.baseline = "naive";
   ok.prediction = bench::PredictionRecord{"streaming", 1.0, 2.0, 2.0};
+  ok.figures = {{"overlap", 0.75}};
+  ok.extra_json = R"({"intervals": [[0, 1.5]]})";
+  ok.extra_text = "  |####|\n";
   bench::Record bad = ok;
   bad.variant = "broken";
   bad.verified = false;
   bad.timed = false;
   bad.speedup.reset();
   bad.prediction.reset();
+  bad.figures.clear();
+  bad.extra_json.clear();
+  bad.extra_text.clear();
   bad.check_detail = "3 of 1024 differ";
   r.records = {ok, bad};
   return r;
@@ -63,7 +69,10 @@ TEST(JsonReport, HasSchemaContextCeilingAndEveryRecord) {
   EXPECT_EQ(ok.at("stats").at("samples"), 3);
   EXPECT_DOUBLE_EQ(ok.at("speedup_over_baseline").get<double>(), 2.0);
   EXPECT_DOUBLE_EQ(ok.at("prediction").at("measured_over_predicted").get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(ok.at("figures").at("overlap").get<double>(), 0.75);
+  EXPECT_DOUBLE_EQ(ok.at("extra").at("intervals").at(0).at(1).get<double>(), 1.5);
   const auto& bad = j.at("records").at(1);
+  EXPECT_FALSE(bad.contains("figures"));
   EXPECT_FALSE(bad.at("verified").get<bool>());
   EXPECT_FALSE(bad.contains("stats"));
   EXPECT_EQ(bad.at("check_detail"), "3 of 1024 differ");
@@ -93,6 +102,8 @@ TEST(TableReport, ColourOnlyWhenAskedAndFailuresExplained) {
   EXPECT_EQ(plain.find("\x1b["), std::string::npos);
   EXPECT_NE(plain.find("check failed: 3 of 1024 differ"), std::string::npos) << plain;
   EXPECT_NE(plain.find("2.00x"), std::string::npos);
+  EXPECT_NE(plain.find("copy op=copy n=1024: overlap=0.75\n  |####|\n"), std::string::npos)
+      << plain;
   const std::string coloured = render_table(r, true);
   EXPECT_NE(coloured.find("\x1b[31m"), std::string::npos);
 }

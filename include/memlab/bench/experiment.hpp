@@ -37,6 +37,15 @@ struct Prediction {
   double slowdown = 0;  // predicted time / baseline time; 0 = not given
 };
 
+// What a variant may add to its record after it was timed: named figures (overlap ratio, achieved
+// link bandwidth, ...), a text block printed under the table (an ASCII timeline) and raw JSON
+// (per-operation intervals) stored under the record's "extra" key.
+struct Extras {
+  std::vector<std::pair<std::string, double>> figures;
+  std::string text;
+  std::string json;  // must be a valid JSON value when not empty
+};
+
 // Type-erased state of one axis point (buffers, reference result).
 struct Instance {
   virtual ~Instance() = default;
@@ -51,7 +60,8 @@ struct Variant {
   ParamFn bytes;  // overrides the experiment's bytes when set
   ParamFn flops;
   std::function<std::optional<Prediction>(const Params&)> predict;
-  std::function<bool(const Params&)> applies;  // empty: applies at every point
+  std::function<bool(const Params&)> applies;                      // empty: applies at every point
+  std::function<void(Instance&, const Params&, Extras&)> inspect;  // after timing; may be empty
   bool applies_to(const Params& p) const { return !applies || applies(p); }
 };
 
@@ -67,8 +77,8 @@ struct Experiment {
   bool flush_l2 = true;  // false for experiments that never touch DRAM in the timed region
   ParamFn bytes;
   ParamFn flops;
-  ParamFn footprint;                               // device bytes one point allocates
-  std::function<void(const Params&)> validate;     // throws UsageError
+  ParamFn footprint;                            // device bytes one point allocates
+  std::function<void(const Params&)> validate;  // throws UsageError
   std::function<std::unique_ptr<Instance>(const Params&, std::uint64_t seed)> setup;
   std::function<void(Instance&, const Params&, cudaStream_t)> poison;
   std::function<Check(Instance&, const Params&, const std::string& variant)> check;
@@ -190,6 +200,13 @@ class ExperimentBuilder {
   }
   ExperimentBuilder& variant_flops(ParamFn fn) {
     e_.variants.back().flops = std::move(fn);
+    return *this;
+  }
+  // The variant declared last adds figures/text/JSON to its record after it was timed.
+  ExperimentBuilder& inspect(std::function<void(State&, const Params&, Extras&)> fn) {
+    e_.variants.back().inspect = [fn = std::move(fn)](Instance& i, const Params& p, Extras& x) {
+      fn(get(i), p, x);
+    };
     return *this;
   }
   ExperimentBuilder& predict(std::function<std::optional<Prediction>(const Params&)> fn) {

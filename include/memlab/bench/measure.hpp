@@ -17,8 +17,8 @@ struct MeasureOptions {
   int warmup = 2;
   int min_samples = 10;
   int max_samples = 1000;
-  double noise = 0.005;    // relative standard error of the mean to stop on
-  double budget_s = 0.5;   // wall time per measurement, once min_samples are taken
+  double noise = 0.005;   // relative standard error of the mean to stop on
+  double budget_s = 0.5;  // wall time per measurement, once min_samples are taken
   bool flush_l2 = true;
 };
 

@@ -14,10 +14,10 @@ namespace memlab::bench {
 
 // What a model predicted for one variant at one point, and how the measurement compares.
 struct PredictionRecord {
-  std::string model;          // e.g. "coalescing: stride 4, 4 B -> 25% of fetched bytes used"
-  double predicted_ms = 0;    // the model's time
-  double measured_ms = 0;     // the median
-  double ratio = 0;           // measured / predicted (1.0 = the model is exact)
+  std::string model;        // e.g. "coalescing: stride 4, 4 B -> 25% of fetched bytes used"
+  double predicted_ms = 0;  // the model's time
+  double measured_ms = 0;   // the median
+  double ratio = 0;         // measured / predicted (1.0 = the model is exact)
 };
 
 struct Record {
@@ -32,12 +32,12 @@ struct Record {
   std::string check_detail;  // first mismatches when the check failed
   bool timed = false;
 
-  Stats stats;           // milliseconds
-  double bytes = 0;      // useful bytes (each input read once, each output written once)
-  double flops = 0;      // 0 when arithmetic does not matter
-  double gbps = 0;       // bytes / median, 1e9 B/s
-  double pct_peak = 0;   // of the theoretical DRAM bandwidth
-  double pct_memcpy = 0; // of the device-to-device cudaMemcpy measured in this run
+  Stats stats;            // milliseconds
+  double bytes = 0;       // useful bytes (each input read once, each output written once)
+  double flops = 0;       // 0 when arithmetic does not matter
+  double gbps = 0;        // bytes / median, 1e9 B/s
+  double pct_peak = 0;    // of the theoretical DRAM bandwidth
+  double pct_memcpy = 0;  // of the device-to-device cudaMemcpy measured in this run
   double gflops = 0;
   double pct_fp32_peak = 0;
   std::optional<double> speedup;  // baseline median / this median (same point)
@@ -46,6 +46,9 @@ struct Record {
   bool fits_in_l2 = false;  // the result may measure the cache, not DRAM
   std::optional<PredictionRecord> prediction;
   std::vector<std::string> notes;
+  std::vector<std::pair<std::string, double>> figures;  // from the variant's inspect hook
+  std::string extra_text;                               // printed under the table
+  std::string extra_json;                               // raw JSON value, stored as "extra"
 };
 
 struct Ceiling {
