@@ -53,8 +53,9 @@ def main():
     if len(launches) != len(records):
         print(f"warning: {len(launches)} profiled launches, {len(records)} records",
               file=sys.stderr)
-    print("| experiment | variant | point | model | ncu | agree |")
-    print("| --- | --- | --- | ---: | ---: | --- |")
+    print("| experiment | variant | point | model sectors/request (warp 0) | ncu sectors/request "
+          "| model DRAM read MB | ncu DRAM read MB | ncu/model DRAM |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
     for rec, k in zip(records, launches):
         p = rec["params"]
         point = " ".join(f"{key}={v}" for key, v in p.items())
@@ -63,19 +64,22 @@ def main():
             pattern = "strided" if stride != "1" else "offset"
             m = model(a.memlab, "coalescing", "--pattern", pattern, "--stride", stride,
                       "--offset", offset, "--elem-size", elem)
-            want = len(m["sectors"])
+            want = m["sectors"]
             got = ratio(k.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 0),
                         k.get("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 0))
-            # A misaligned window costs one more sector on some warps only: compare the mean.
-            agree = "exact" if abs(got - want) < 1e-9 else f"{got / want:.3f}x"
-            print(f"| {rec['experiment']} | {rec['variant']} | {point} | "
-                  f"{want} sectors/request (warp 0) | {got:.3f} sectors/request | {agree} |")
+            read_bytes = int(p["bytes"])
+            # DRAM: 64-byte units on the H200 (memlab::model::kDramGranuleBytes).
+            e, d = int(elem), int(stride) * int(elem)
+            dram_model = read_bytes * min(max(d, e), 64) / e / 1e6
+            dram = k.get("dram__bytes_read.sum", 0) / 1e6
+            print(f"| {rec['experiment']} | {rec['variant']} | {point} | {want} | {got:.3f} | "
+                  f"{dram_model:.1f} | {dram:.1f} | {ratio(dram, dram_model):.3f} |")
         else:
             ld = k.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 0)
             n = k.get("smsp__sass_inst_executed_op_shared_ld.sum", 0)
             conf = k.get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 0)
-            print(f"| {rec['experiment']} | {rec['variant']} | {point} | see docs | "
-                  f"{ratio(ld, n):.3f} wavefronts/instr, {conf:.0f} conflicts | - |")
+            print(f"| {rec['experiment']} | {rec['variant']} | {point} | - | - | - | - | "
+                  f"{ratio(ld, n):.3f} wavefronts/instr, {conf:.0f} conflicts |")
 
 
 if __name__ == "__main__":
