@@ -1,0 +1,83 @@
+// Registration of the smem_reverse lesson.
+#include <vector>
+
+#include "memlab/bench/experiment.hpp"
+#include "memlab/cuda/buffer.hpp"
+#include "memlab/cuda/fill.hpp"
+#include "smem_reverse/kernels.cuh"
+#include "smem_reverse/reference.hpp"
+
+namespace memlab::lessons::smem_reverse {
+namespace {
+
+using bench::Params;
+
+struct State {
+  std::size_t n = 0;
+  std::uint64_t seed = 0;
+  DeviceBuffer<float> in, out;
+};
+
+State setup(const Params& p, std::uint64_t seed) {
+  State st;
+  st.n = static_cast<std::size_t>(p.n("n"));
+  st.seed = seed;
+  st.in = DeviceBuffer<float>(st.n);
+  st.out = DeviceBuffer<float>(st.n);
+  fill_uniform(st.in.get(), st.n, seed, -1.0f, 1.0f, nullptr);
+  MEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
+  return st;
+}
+
+bench::Check check(State& st, const Params&, const std::string&) {
+  std::vector<float> got(st.n);
+  st.out.copy_to_host(got.data(), st.n);
+  return check_reversed(got.data(), st.n, st.seed);
+}
+
+double useful(const Params& p) {
+  return 2.0 * 4.0 * static_cast<double>(p.n("n"));
+}
+
+std::optional<bench::Prediction> streaming(const Params& p) {
+  bench::Prediction pr;
+  pr.model = "streaming: in read once, out written once (descending or ascending, same sectors)";
+  pr.dram_bytes = useful(p);
+  return pr;
+}
+
+void add(bench::ExperimentBuilder<State>& b, const char* name, const char* what) {
+  b.variant(name, what, [name](State& st, const Params&, cudaStream_t s) {
+     launch(name, st.in.get(), st.out.get(), st.n, s);
+   }).predict(streaming);
+}
+
+bench::Experiment make() {
+  bench::ExperimentBuilder<State> b(
+      "smem_reverse", "Reverse an array: global memory only vs static/dynamic shared memory");
+  b.bytes_convention("read n floats + write n floats (2 n 4 bytes)")
+      .int_axis("n", {"2^28"}, {"2^26"}, 1, std::int64_t{1} << 31, "floats in the array")
+      .test_point({{"n", "1"}})
+      .test_point({{"n", "64"}})  // the seeds' size
+      .test_point({{"n", "1023"}})
+      .test_point({{"n", "4099"}})
+      .test_point({{"n", "24577"}})  // one full 96 KiB segment + 1
+      .test_point({{"n", "1000003"}})
+      .bytes(useful)
+      .footprint(useful)
+      .setup(setup)
+      .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
+      .check(check);
+  add(b, "global", "out[n-1-i] = in[i], no shared memory (descending writes are coalesced)");
+  add(b, "static_smem", "1024-float static __shared__ segment per block, 1024 threads");
+  add(b, "dynamic_smem", "16 KiB extern __shared__ segment sized at launch, 256 threads x 16");
+  add(b, "dynamic_96k", "96 KiB dynamic segment (cudaFuncSetAttribute opt-in), 1024 threads x 24");
+  add(b, "dynamic_f4", "16 KiB dynamic segment, 16-byte global loads and stores");
+  b.baseline("global");
+  return b.build();
+}
+
+[[maybe_unused]] const bool registered = bench::register_experiment(make());
+
+}  // namespace
+}  // namespace memlab::lessons::smem_reverse

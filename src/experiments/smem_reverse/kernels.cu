@@ -1,0 +1,121 @@
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "common/launch.hpp"
+#include "smem_reverse/kernels.cuh"
+
+namespace memlab::lessons::smem_reverse {
+namespace {
+
+// Segment b: [first, first + len); its mirror in the output starts at n - first - len.
+struct Segment {
+  std::size_t first, len, mirror;
+};
+
+__device__ __forceinline__ Segment segment(std::size_t n, std::size_t seg) {
+  Segment s;
+  s.first = static_cast<std::size_t>(blockIdx.x) * seg;
+  s.len = min(seg, n - s.first);
+  s.mirror = n - s.first - s.len;
+  return s;
+}
+
+// No shared memory: lane t reads in[i] (ascending, coalesced) and writes out[n-1-i] (descending:
+// the same sectors, so also coalesced). 8 bytes of DRAM traffic per float.
+__global__ void global_reverse(const float* __restrict__ in, float* __restrict__ out,
+                               std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[n - 1 - i] = in[i];
+}
+
+// The seed's staticReverse per block: thread t stores in[first + t] to s[t], and after the barrier
+// writes out[mirror + t] = s[len - 1 - t]. Shared accesses: consecutive words (conflict-free;
+// the reversed read is a permutation within the same 32 banks).
+__global__ void static_reverse(const float* __restrict__ in, float* __restrict__ out,
+                               std::size_t n) {
+  __shared__ float s[kStaticSeg];
+  const Segment g = segment(n, kStaticSeg);
+  const unsigned t = threadIdx.x;
+  if (t < g.len) s[t] = in[g.first + t];
+  __syncthreads();
+  if (t < g.len) out[g.mirror + t] = s[g.len - 1 - t];
+}
+
+// The seed's dynamicReverse per block, segment size = dynamic shared bytes / 4 set at launch;
+// each thread moves seg / blockDim floats in a block-stride loop (coalesced in both directions).
+__global__ void dynamic_reverse(const float* __restrict__ in, float* __restrict__ out,
+                                std::size_t n, unsigned seg) {
+  extern __shared__ float s[];
+  const Segment g = segment(n, seg);
+  for (std::size_t t = threadIdx.x; t < g.len; t += blockDim.x) s[t] = in[g.first + t];
+  __syncthreads();
+  for (std::size_t t = threadIdx.x; t < g.len; t += blockDim.x) {
+    out[g.mirror + t] = s[g.len - 1 - t];
+  }
+}
+
+// 16-byte global accesses. Loads: segments start at multiples of kDynSeg floats, so in's float4
+// grid matches (the partial tail quad is loaded element-wise). Stores: output quad q covers
+// out[4q, 4q + 4); quads wholly inside [mirror, mirror + len) are one 16-byte store, the (at most
+// two) edge quads are written element-wise. Shared memory is written as float4 (STS.128,
+// conflict-free per quarter-warp) and read as 4 words per output quad.
+__global__ void dynamic_reverse_f4(const float* __restrict__ in, float* __restrict__ out,
+                                   std::size_t n, unsigned seg) {
+  extern __shared__ float4 s4[];
+  float* s = reinterpret_cast<float*>(s4);
+  const Segment g = segment(n, seg);
+  const std::size_t quads = g.len / 4;
+  const float4* in4 = reinterpret_cast<const float4*>(in + g.first);
+  for (std::size_t q = threadIdx.x; q < quads; q += blockDim.x) s4[q] = in4[q];
+  for (std::size_t t = quads * 4 + threadIdx.x; t < g.len; t += blockDim.x) s[t] = in[g.first + t];
+  __syncthreads();
+  const std::size_t end = g.mirror + g.len;
+  const std::size_t q0 = g.mirror / 4, q1 = (end - 1) / 4;  // output quads touched
+  float4* out4 = reinterpret_cast<float4*>(out);
+  for (std::size_t q = q0 + threadIdx.x; q <= q1; q += blockDim.x) {
+    const std::size_t j = 4 * q;  // out[j + k] = s[(end - 1) - (j + k)]
+    if (j >= g.mirror && j + 4 <= end) {
+      const std::size_t r = end - 1 - j;
+      out4[q] = make_float4(s[r], s[r - 1], s[r - 2], s[r - 3]);
+    } else {
+      for (std::size_t k = 0; k < 4; ++k) {
+        if (j + k >= g.mirror && j + k < end) out[j + k] = s[end - 1 - (j + k)];
+      }
+    }
+  }
+}
+
+unsigned segments(std::size_t n, std::size_t seg) {
+  return blocks_for(n, static_cast<unsigned>(seg));
+}
+
+}  // namespace
+
+void launch(const char* variant, const float* in, float* out, std::size_t n, cudaStream_t s) {
+  const std::string v = variant;
+  if (v == "global") {
+    global_reverse<<<blocks_for(n, 256), 256, 0, s>>>(in, out, n);
+    MEMLAB_CHECK_LAUNCH(global_reverse);
+  } else if (v == "static_smem") {
+    static_reverse<<<segments(n, kStaticSeg), kStaticSeg, 0, s>>>(in, out, n);
+    MEMLAB_CHECK_LAUNCH(static_reverse);
+  } else if (v == "dynamic_smem") {
+    dynamic_reverse<<<segments(n, kDynSeg), 256, kDynSeg * 4, s>>>(in, out, n, kDynSeg);
+    MEMLAB_CHECK_LAUNCH(dynamic_reverse);
+  } else if (v == "dynamic_96k") {
+    // Above 48 KiB a kernel must opt in (once per process is enough; repeating it is cheap).
+    MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(
+        dynamic_reverse, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kBigBytes)));
+    dynamic_reverse<<<segments(n, kBigSeg), 1024, kBigBytes, s>>>(in, out, n, kBigSeg);
+    MEMLAB_CHECK_LAUNCH(dynamic_reverse_96k);
+  } else if (v == "dynamic_f4") {
+    dynamic_reverse_f4<<<segments(n, kDynSeg), 256, kDynSeg * 4, s>>>(in, out, n, kDynSeg);
+    MEMLAB_CHECK_LAUNCH(dynamic_reverse_f4);
+  } else {
+    throw std::logic_error("smem_reverse: unknown variant " + v);
+  }
+}
+
+}  // namespace memlab::lessons::smem_reverse

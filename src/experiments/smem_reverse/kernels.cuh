@@ -1,0 +1,37 @@
+// smem_reverse: out[n-1-i] = in[i] for n floats, the seeds' staticReverse / dynamicReverse
+// (seed 000 section 2) generalised to any n. The array is cut into segments of S floats; block b
+// reverses segment b ([b S, b S + len), len = S except for a final partial segment) through shared
+// memory and writes it to the mirrored range [n - b S - len, n - b S), so both its global read
+// and its global write walk ascending addresses.
+// Variants:
+//   global        no shared memory: out[n-1-i] = in[i]. A warp writes 32 descending neighbours,
+//                 which are the same 128 bytes as ascending ones: already coalesced (baseline).
+//   static_smem   __shared__ float s[1024] (compile-time size), 1024 threads, one float each.
+//   dynamic_smem  extern __shared__ float s[], the segment size (16 KiB: 4096 floats, 256 threads
+//                 x 16) given at launch as the third <<<>>> argument.
+//   dynamic_96k   96 KiB segments (24576 floats, 1024 threads x 24), above the 48 KiB default:
+//                 needs cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize).
+//                 Two blocks fit an SM (228 KiB).
+//   dynamic_f4    16 KiB segments with 16-byte global loads and stores (float4); the output's
+//                 float4 grid is shifted by n mod 4, so edge quads are written element-wise.
+// Napkin math (H200): useful bytes 2 n 4 (read in once, write out once); n = 2^28 moves 2 GiB,
+// ~0.5 ms at ~4.3 TB/s. Shared memory adds 8 bytes per float of on-chip traffic (write + read,
+// conflict-free: consecutive threads use consecutive words), far below its ~128 B/clk/SM, so
+// every variant should sit at the DRAM ceiling; the lesson is that shared memory does not speed
+// up a reversal (the baseline's writes are already coalesced), it only makes the writes ascend.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace memlab::lessons::smem_reverse {
+
+inline constexpr unsigned kStaticSeg = 1024;           // floats, static_smem
+inline constexpr unsigned kDynSeg = 4096;              // floats, dynamic_smem / dynamic_f4
+inline constexpr unsigned kBigSeg = 96 * 1024 / 4;     // floats, dynamic_96k (96 KiB)
+inline constexpr std::size_t kBigBytes = kBigSeg * 4;  // 98304 bytes of dynamic shared memory
+
+void launch(const char* variant, const float* in, float* out, std::size_t n, cudaStream_t stream);
+
+}  // namespace memlab::lessons::smem_reverse

@@ -1,0 +1,125 @@
+// Registration of the transpose lesson. The baseline is the copy kernel, so the speed-up column
+// reads as "fraction of the copy ceiling"; the harness adds % of cudaMemcpy.
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "memlab/bench/experiment.hpp"
+#include "memlab/common/error.hpp"
+#include "memlab/cuda/buffer.hpp"
+#include "memlab/cuda/fill.hpp"
+#include "memlab/model/coalescing.hpp"
+#include "transpose/kernels.cuh"
+#include "transpose/reference.hpp"
+
+namespace memlab::lessons::transpose {
+namespace {
+
+using bench::Params;
+
+constexpr std::int64_t kMaxElems = std::int64_t{1} << 31;
+
+struct State {
+  int rows = 0, cols = 0;
+  std::uint64_t seed = 0;
+  DeviceBuffer<float> in, out;
+  std::size_t n() const { return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols); }
+};
+
+double elems(const Params& p) {
+  return static_cast<double>(p.n("rows") * p.n("cols"));
+}
+double useful(const Params& p) {
+  return 2.0 * 4.0 * elems(p);
+}
+
+void validate(const Params& p) {
+  if (p.n("rows") * p.n("cols") > kMaxElems) {
+    throw UsageError(
+        fmt::format("axis rows x cols: {} x {} is over 2^31 elements; accepted: "
+                    "rows * cols <= 2^31",
+                    p.n("rows"), p.n("cols")));
+  }
+}
+
+State setup(const Params& p, std::uint64_t seed) {
+  State st;
+  st.rows = static_cast<int>(p.n("rows"));
+  st.cols = static_cast<int>(p.n("cols"));
+  st.seed = seed;
+  st.in = DeviceBuffer<float>(st.n());
+  st.out = DeviceBuffer<float>(st.n());
+  fill_uniform(st.in.get(), st.n(), seed, -1.0f, 1.0f, nullptr);
+  MEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
+  return st;
+}
+
+bench::Check check(State& st, const Params&, const std::string& variant) {
+  std::vector<float> got(st.n());
+  st.out.copy_to_host(got.data(), got.size());
+  return check_output(got.data(), static_cast<std::size_t>(st.rows),
+                      static_cast<std::size_t>(st.cols), st.seed, variant != "copy");
+}
+
+std::optional<bench::Prediction> coalesced(const Params& p) {
+  bench::Prediction pr;
+  pr.model = "coalesced rows in and out: every useful byte crosses DRAM once";
+  pr.dram_bytes = useful(p);
+  return pr;
+}
+
+std::optional<bench::Prediction> column_writes(const Params& p) {
+  model::Pattern pat;
+  pat.kind = model::AccessKind::kColumn;
+  pat.width = p.n("rows");  // out's row width
+  const double eff = model::coalescing_efficiency(pat, 4);
+  bench::Prediction pr;
+  pr.model =
+      fmt::format("coalescing: column writes {:.1f}% of each written sector used", 100 * eff);
+  pr.dram_bytes = 4.0 * elems(p) + 4.0 * elems(p) / eff;
+  return pr;
+}
+
+void add(bench::ExperimentBuilder<State>& b, const char* name, const char* what,
+         std::optional<bench::Prediction> (*model)(const Params&)) {
+  b.variant(name, what, [name](State& st, const Params&, cudaStream_t s) {
+     launch(name, st.in.get(), st.out.get(), st.rows, st.cols, s);
+   }).predict(model);
+}
+
+bench::Experiment make() {
+  bench::ExperimentBuilder<State> b("transpose",
+                                    "Matrix transpose: naive, shared-memory tiles, padding, "
+                                    "coarsening, float4; a copy kernel as the ceiling");
+  b.bytes_convention("read rows x cols floats once + write them once (2 rows cols 4 bytes)")
+      .int_axis("rows", {"16384"}, {"8192"}, 1, std::int64_t{1} << 20, "rows of the input")
+      .int_axis("cols", {"16384", "8192"}, {"8192"}, 1, std::int64_t{1} << 24,
+                "columns of the input (default 16384^2 and the non-square 16384 x 8192)")
+      .test_point({{"rows", "1"}, {"cols", "1"}})
+      .test_point({{"rows", "33"}, {"cols", "65"}})
+      .test_point({{"rows", "1000"}, {"cols", "999"}})
+      .test_point({{"rows", "4097"}, {"cols", "31"}})
+      .test_point({{"rows", "128"}, {"cols", "192"}})  // whole 64-tiles, float4 path only
+      .test_point({{"rows", "260"}, {"cols", "132"}})  // float4 path plus edge tiles
+      .validate(validate)
+      .bytes(useful)
+      .footprint(useful)
+      .setup(setup)
+      .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
+      .check(check);
+  add(b, "naive", "one element per thread, coalesced reads, column (strided) writes",
+      column_writes);
+  add(b, "smem", "32x32 shared tile, column read is a 32-way bank conflict", coalesced);
+  add(b, "smem_padded", "32x33 shared tile: conflict-free column read", coalesced);
+  add(b, "padded_coarse", "32x33 tile, 32x8 threads moving 4 rows each", coalesced);
+  add(b, "tile64_f4", "64x65 tile, float4 global accesses, conflict-free warp mapping", coalesced);
+  add(b, "copy", "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)",
+      coalesced);
+  b.baseline("copy");
+  return b.build();
+}
+
+[[maybe_unused]] const bool registered = bench::register_experiment(make());
+
+}  // namespace
+}  // namespace memlab::lessons::transpose

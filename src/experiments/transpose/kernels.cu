@@ -1,0 +1,159 @@
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "common/launch.hpp"
+#include "transpose/kernels.cuh"
+
+namespace memlab::lessons::transpose {
+namespace {
+
+constexpr int kT = 32;  // tile edge of the 32x32 variants
+constexpr int kBigT = 64, kBigP = 65;
+
+__device__ __forceinline__ std::size_t at(int r, int c, int width) {
+  return static_cast<std::size_t>(r) * static_cast<std::size_t>(width) +
+         static_cast<std::size_t>(c);
+}
+
+// One element per thread: coalesced 4-byte loads, stores rows*4 bytes apart across the warp.
+__global__ void naive(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+  const int c = static_cast<int>(blockIdx.x) * kT + static_cast<int>(threadIdx.x);
+  const int r = static_cast<int>(blockIdx.y) * kT + static_cast<int>(threadIdx.y);
+  if (r < rows && c < cols) out[at(c, r, rows)] = in[at(r, c, cols)];
+}
+
+// Tile through shared memory: row in, row out; the tile column read has stride 32 + Pad words,
+// i.e. a (32 / gcd(32 + Pad, 32))-way bank conflict: 32-way for Pad 0, none for Pad 1.
+template <int Pad>
+__global__ void tiled(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+  __shared__ float tile[kT][kT + Pad];
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int r0 = static_cast<int>(blockIdx.y) * kT, c0 = static_cast<int>(blockIdx.x) * kT;
+  if (r0 + ty < rows && c0 + tx < cols) tile[ty][tx] = in[at(r0 + ty, c0 + tx, cols)];
+  __syncthreads();
+  // out[c0 + ty][r0 + tx] = in[r0 + tx][c0 + ty]
+  if (c0 + ty < cols && r0 + tx < rows) out[at(c0 + ty, r0 + tx, rows)] = tile[tx][ty];
+}
+
+// 32x8 threads, each moves rows ty, ty + 8, ty + 16, ty + 24 of the tile (padded, conflict-free).
+__global__ void padded_coarse(const float* __restrict__ in, float* __restrict__ out, int rows,
+                              int cols) {
+  __shared__ float tile[kT][kT + 1];
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int r0 = static_cast<int>(blockIdx.y) * kT, c0 = static_cast<int>(blockIdx.x) * kT;
+#pragma unroll
+  for (int k = 0; k < kT; k += 8) {
+    if (r0 + ty + k < rows && c0 + tx < cols) tile[ty + k][tx] = in[at(r0 + ty + k, c0 + tx, cols)];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < kT; k += 8) {
+    if (c0 + ty + k < cols && r0 + tx < rows) {
+      out[at(c0 + ty + k, r0 + tx, rows)] = tile[tx][ty + k];
+    }
+  }
+}
+
+// The ceiling: the same 32x8-thread, 4-rows-per-thread shape copying in to out unchanged.
+__global__ void copy_tile(const float* __restrict__ in, float* __restrict__ out, int rows,
+                          int cols) {
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int r0 = static_cast<int>(blockIdx.y) * kT, c0 = static_cast<int>(blockIdx.x) * kT;
+#pragma unroll
+  for (int k = 0; k < kT; k += 8) {
+    if (r0 + ty + k < rows && c0 + tx < cols) {
+      out[at(r0 + ty + k, c0 + tx, cols)] = in[at(r0 + ty + k, c0 + tx, cols)];
+    }
+  }
+}
+
+// 64x64 tile, 256 threads. Thread t, lane l = t % 32, warp w = t / 32:
+//   j = l % 8 + 8 (w % 2)   which float4 of a 64-float row (0..15)
+//   q = l / 8 + 4 (w / 2)   which row of a 16-row step (0..15); steps k = 0..3 add 16 k.
+// A warp covers 4 rows x 8 float4: four full 128-byte lines per global access, and its scalar
+// shared accesses (row stride 65) fall in banks (row + 4 j + e) mod 32: 32 distinct banks.
+// `vec` (rows and cols multiples of 4: every row starts 16-byte aligned) and a full tile select
+// the float4 path; otherwise the block moves its tile element by element.
+__global__ void __launch_bounds__(256)
+    tile64_f4(const float* __restrict__ in, float* __restrict__ out, int rows, int cols, bool vec) {
+  __shared__ float tile[kBigT * kBigP];
+  const int t = static_cast<int>(threadIdx.x);
+  const int r0 = static_cast<int>(blockIdx.y) * kBigT, c0 = static_cast<int>(blockIdx.x) * kBigT;
+  const bool full = vec && r0 + kBigT <= rows && c0 + kBigT <= cols;
+  const int lane = t % 32, warp = t / 32;
+  const int j = lane % 8 + 8 * (warp % 2), q = lane / 8 + 4 * (warp / 2);
+  if (full) {
+    float4 v[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      v[k] = *reinterpret_cast<const float4*>(in + at(r0 + q + 16 * k, c0 + 4 * j, cols));
+    }
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      float* d = tile + (q + 16 * k) * kBigP + 4 * j;
+      d[0] = v[k].x;
+      d[1] = v[k].y;
+      d[2] = v[k].z;
+      d[3] = v[k].w;
+    }
+  } else {
+    for (int e = t; e < kBigT * kBigT; e += 256) {
+      const int r = e / kBigT, c = e % kBigT;
+      if (r0 + r < rows && c0 + c < cols) tile[r * kBigP + c] = in[at(r0 + r, c0 + c, cols)];
+    }
+  }
+  __syncthreads();
+  if (full) {
+    // Out row c0 + c (= in column), float4 j covers in rows r0 + 4j .. 4j + 3.
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const int c = q + 16 * k;
+      const float* s = tile + 4 * j * kBigP + c;
+      const float4 v = make_float4(s[0], s[kBigP], s[2 * kBigP], s[3 * kBigP]);
+      *reinterpret_cast<float4*>(out + at(c0 + c, r0 + 4 * j, rows)) = v;
+    }
+  } else {
+    for (int e = t; e < kBigT * kBigT; e += 256) {
+      const int c = e / kBigT, r = e % kBigT;
+      if (r0 + r < rows && c0 + c < cols) out[at(c0 + c, r0 + r, rows)] = tile[r * kBigP + c];
+    }
+  }
+}
+
+dim3 grid_for(int rows, int cols, int tile) {
+  return dim3(blocks_for(static_cast<std::size_t>(cols), static_cast<unsigned>(tile)),
+              blocks_for(static_cast<std::size_t>(rows), static_cast<unsigned>(tile)));
+}
+
+}  // namespace
+
+void launch(const char* variant, const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  const std::string v = variant;
+  const dim3 grid = grid_for(rows, cols, kT);
+  if (v == "naive") {
+    naive<<<grid, dim3(kT, kT), 0, s>>>(in, out, rows, cols);
+    MEMLAB_CHECK_LAUNCH(naive);
+  } else if (v == "smem") {
+    tiled<0><<<grid, dim3(kT, kT), 0, s>>>(in, out, rows, cols);
+    MEMLAB_CHECK_LAUNCH(tiled_32x32);
+  } else if (v == "smem_padded") {
+    tiled<1><<<grid, dim3(kT, kT), 0, s>>>(in, out, rows, cols);
+    MEMLAB_CHECK_LAUNCH(tiled_32x33);
+  } else if (v == "padded_coarse") {
+    padded_coarse<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);
+    MEMLAB_CHECK_LAUNCH(padded_coarse);
+  } else if (v == "tile64_f4") {
+    const bool vec = rows % 4 == 0 && cols % 4 == 0;
+    tile64_f4<<<grid_for(rows, cols, kBigT), 256, 0, s>>>(in, out, rows, cols, vec);
+    MEMLAB_CHECK_LAUNCH(tile64_f4);
+  } else if (v == "copy") {
+    copy_tile<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);
+    MEMLAB_CHECK_LAUNCH(copy_tile);
+  } else {
+    throw std::logic_error("transpose: unknown variant " + v);
+  }
+}
+
+}  // namespace memlab::lessons::transpose

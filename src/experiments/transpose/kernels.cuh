@@ -1,0 +1,35 @@
+// transpose: out = in^T for a rows x cols float matrix (row-major; out is cols x rows).
+// Variants (32x32 tiles unless named):
+//   naive          32x32 threads, one element each: reads in[r][c] along a row (coalesced), writes
+//                  out[c][r] down a column: a warp's 32 stores land rows*4 bytes apart, 32 sectors
+//                  of which 4 bytes each are useful (the coalescing model's column pattern).
+//   smem           tile[32][32] in shared memory, 32x32 threads: coalesced global reads and writes,
+//                  but the write phase reads a tile column, tile[tx][ty]: 32 lanes, stride 32
+//                  words, all in one bank -> 32-way conflict (32 shared wavefronts per warp read).
+//   smem_padded    tile[32][33]: the column read has stride 33 words, 32 different banks.
+//   padded_coarse  tile[32][33], 32x8 threads, each moves 4 rows: 4 independent loads in flight per
+//                  thread, a quarter of the threads (the classic CUDA-samples shape).
+//   tile64_f4      64x64 tile, padded to 65, 256 threads, 16-byte global loads and stores (float4;
+//                  4 per thread in flight, 64 bytes); each warp covers 4 rows x 8 float4 so that
+//                  both the scalar shared stores (bank r + 4j + k) and the column reads
+//                  (bank 4i + k + c) hit 32 different banks. Edge tiles and sizes whose rows or
+//                  cols are not multiples of 4 take a scalar path.
+//   copy           out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the
+//                  tile, the ceiling a tiled transpose is measured against.
+// Napkin math (H200): useful bytes 2 * rows * cols * 4; 16384^2 moves 2 GiB, ~0.5 ms at
+// ~4.3 TB/s. naive, by the column model, moves 4 + 32 bytes per float (9x: ~2.2 ms cold) unless
+// L2 merges the partial sectors of neighbouring warps before they are written back. smem: 32
+// wavefronts per 128-byte warp read, i.e. 4 bytes/clk/SM of shared bandwidth, below the ~16
+// bytes/clk/SM share of DRAM bandwidth (4.3 TB/s / 132 SMs / 1.98 GHz): conflict bound, ~4x slower.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace memlab::lessons::transpose {
+
+void launch(const char* variant, const float* in, float* out, int rows, int cols,
+            cudaStream_t stream);
+
+}  // namespace memlab::lessons::transpose
