@@ -50,6 +50,7 @@ def main():
     a = ap.parse_args()
     launches = read_ncu(a.csv)
     records = [r for r in json.load(open(a.json))["records"] if r["verified"]]
+    banks = []
     if len(launches) != len(records):
         print(f"warning: {len(launches)} profiled launches, {len(records)} records",
               file=sys.stderr)
@@ -74,12 +75,31 @@ def main():
             dram = k.get("dram__bytes_read.sum", 0) / 1e6
             print(f"| {rec['experiment']} | {rec['variant']} | {point} | {want} | {got:.3f} | "
                   f"{dram_model:.1f} | {dram:.1f} | {ratio(dram, dram_model):.3f} |")
-        else:
-            ld = k.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 0)
-            n = k.get("smsp__sass_inst_executed_op_shared_ld.sum", 0)
-            conf = k.get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 0)
-            print(f"| {rec['experiment']} | {rec['variant']} | {point} | - | - | - | - | "
-                  f"{ratio(ld, n):.3f} wavefronts/instr, {conf:.0f} conflicts |")
+        elif rec["experiment"] == "bank_conflicts":
+            banks.append((rec, k))
+    if banks:
+        print()
+        print("| variant | point | model passes/request | ncu wavefronts/instruction | "
+              "model conflicts/request | ncu conflicts/instruction | agree |")
+        print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
+    for rec, k in banks:
+        p = rec["params"]
+        point = " ".join(f"{key}={v}" for key, v in p.items())
+        args = {"stride1": ["--pattern", "stride", "--stride", "1"],
+                "strided": ["--pattern", "stride", "--stride", p["stride"]],
+                "col_32x32": ["--pattern", "column", "--width", "32"],
+                "col_32x33": ["--pattern", "column", "--width", "33"],
+                "broadcast": ["--pattern", "broadcast"]}[rec["variant"]]
+        m = model(a.memlab, "banks", *args, "--elem-size", p["word"])
+        op = "ld" if p["op"] == "read" else "st"
+        wav = k.get(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum", 0)
+        inst = k.get(f"smsp__sass_inst_executed_op_shared_{op}.sum", 0)
+        conf = k.get(f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}.sum", 0)
+        got = ratio(wav, inst)
+        want = m["passes"]
+        agree = "exact" if abs(got - want) < 0.01 * want else f"{got / want:.3f}x"
+        print(f"| {rec['variant']} | {point} | {want} | {got:.3f} | {want - m['min_passes']} | "
+              f"{ratio(conf, inst):.3f} | {agree} |")
 
 
 if __name__ == "__main__":
