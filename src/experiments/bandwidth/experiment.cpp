@@ -5,6 +5,7 @@
 #include "bandwidth/kernels.cuh"
 #include "bandwidth/reference.hpp"
 #include "memlab/bench/experiment.hpp"
+#include "memlab/bench/parallel.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/fill.hpp"
 
@@ -22,7 +23,9 @@ Op op_of(const Params& p) {
   return Op::Fill;
 }
 
-int inputs(Op op) { return op == Op::Fill ? 0 : (op == Op::Add || op == Op::Triad) ? 2 : 1; }
+int inputs(Op op) {
+  return op == Op::Fill ? 0 : (op == Op::Add || op == Op::Triad) ? 2 : 1;
+}
 
 double useful_bytes(const Params& p) {
   return static_cast<double>(inputs(op_of(p)) + 1) * static_cast<double>(p.n("n")) * 4.0;
@@ -68,10 +71,12 @@ bench::Check check(State& st, const Params&, const std::string&) {
   std::vector<float> got(st.n), want(st.n);
   st.c.copy_to_host(got.data(), st.n);
   const Args x = st.args();
-  for (std::size_t i = 0; i < st.n; ++i) {
-    want[i] = reference(st.op, st.ha.empty() ? 0.0f : st.ha[i], st.hb.empty() ? 0.0f : st.hb[i],
-                        x.s, x.fill);
-  }
+  bench::parallel_for(st.n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      want[i] = reference(st.op, st.ha.empty() ? 0.0f : st.ha[i], st.hb.empty() ? 0.0f : st.hb[i],
+                          x.s, x.fill);
+    }
+  });
   return bench::check_exact(got.data(), want.data(), st.n);
 }
 
@@ -83,16 +88,17 @@ std::optional<bench::Prediction> streaming_model(const Params& p) {
 }
 
 void kernel_variant(bench::ExperimentBuilder<State>& b, const char* name, const char* what) {
-  b.variant(name, what,
-            [name](State& st, const Params&, cudaStream_t s) { launch(st.op, name, st.args(), s); })
-      .predict(streaming_model);
+  b.variant(name, what, [name](State& st, const Params&, cudaStream_t s) {
+     launch(st.op, name, st.args(), s);
+   }).predict(streaming_model);
 }
 
 bench::Experiment make() {
   bench::ExperimentBuilder<State> b("bandwidth",
                                     "Streaming copy/scale/add/triad/fill against cudaMemcpy");
-  b.bytes_convention("copy, scale: read n + write n floats; add, triad: read 2n + write n; "
-                     "fill: write n")
+  b.bytes_convention(
+       "copy, scale: read n + write n floats; add, triad: read 2n + write n; "
+       "fill: write n")
       .choice_axis("op", {"copy", "scale", "add", "triad", "fill"},
                    {"copy", "scale", "add", "triad", "fill"}, {"copy", "add", "triad"},
                    "c = a; c = s*a; c = a + b (the seeds' vecAdd); c = a + s*b; c = const")
