@@ -1,0 +1,272 @@
+// Registration of the matmul lesson: FP32 C = A B from the naive kernel to cuBLAS-class tiling.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "matmul/kernels.cuh"
+#include "matmul/reference.hpp"
+#include "matmul/vendor.hpp"
+#include "memlab/bench/experiment.hpp"
+#include "memlab/cuda/buffer.hpp"
+#include "memlab/cuda/check.hpp"
+#include "memlab/cuda/fill.hpp"
+
+namespace memlab::lessons::matmul {
+namespace {
+
+using bench::Params;
+
+// Up to this many multiply-adds the check uses the double-precision CPU reference of every
+// element; above it (the benchmark sizes) the cuBLAS result computed in setup, plus a
+// double-precision check of kSamples sampled elements.
+constexpr double kCpuReferenceMacs = 1u << 27;
+constexpr int kSamples = 256;
+constexpr double kTolerance = 1e-5;
+
+// Event pairs recorded around a variant's own launches (the last kRing of them), so that the
+// inspect hook can set the variant's time beside cuBLAS's without timing anything again.
+class EventRing {
+ public:
+  static constexpr int kRing = 32;
+  EventRing() {
+    for (auto& e : start_) MEMLAB_CUDA_CHECK(cudaEventCreate(&e));
+    for (auto& e : stop_) MEMLAB_CUDA_CHECK(cudaEventCreate(&e));
+  }
+  ~EventRing() {
+    for (auto e : start_) cudaEventDestroy(e);
+    for (auto e : stop_) cudaEventDestroy(e);
+  }
+  EventRing(const EventRing&) = delete;
+  EventRing& operator=(const EventRing&) = delete;
+  void start(cudaStream_t s) { MEMLAB_CUDA_CHECK(cudaEventRecord(start_[next_], s)); }
+  void stop(cudaStream_t s) {
+    MEMLAB_CUDA_CHECK(cudaEventRecord(stop_[next_], s));
+    next_ = (next_ + 1) % kRing;
+    count_ = std::min(count_ + 1, kRing);
+  }
+  // Median of the recorded launches in milliseconds (0 when none).
+  double median_ms() const {
+    std::vector<double> ms;
+    for (int i = 0; i < count_; ++i) {
+      MEMLAB_CUDA_CHECK(cudaEventSynchronize(stop_[i]));
+      float t = 0;
+      MEMLAB_CUDA_CHECK(cudaEventElapsedTime(&t, start_[i], stop_[i]));
+      ms.push_back(t);
+    }
+    if (ms.empty()) return 0;
+    std::nth_element(ms.begin(), ms.begin() + static_cast<long>(ms.size() / 2), ms.end());
+    return ms[ms.size() / 2];
+  }
+
+ private:
+  std::array<cudaEvent_t, kRing> start_{}, stop_{};
+  int next_ = 0, count_ = 0;
+};
+
+constexpr int kVariants = 10;  // the nine kernels and cuBLAS
+constexpr int kCublas = 9;
+
+struct State {
+  int m = 0, n = 0, k = 0;
+  std::uint64_t seed = 0;
+  DeviceBuffer<float> a, b, c, gpu_ref;
+  std::vector<double> cpu_ref;         // small sizes: every element
+  std::vector<double> samples;         // large sizes: sampled elements in double precision
+  std::vector<std::size_t> positions;  // their row-major indices
+  std::unique_ptr<CublasHandle> cublas;
+  std::vector<std::unique_ptr<EventRing>> rings;
+  double cublas_setup_ms = 0;  // median of 5 cuBLAS runs in setup (warm)
+};
+
+double macs(const Params& p) {
+  return static_cast<double>(p.n("m")) * static_cast<double>(p.n("n")) *
+         static_cast<double>(p.n("k"));
+}
+
+State setup(const Params& p, std::uint64_t seed) {
+  State st;
+  st.m = static_cast<int>(p.n("m"));
+  st.n = static_cast<int>(p.n("n"));
+  st.k = static_cast<int>(p.n("k"));
+  st.seed = seed;
+  const auto m = static_cast<std::size_t>(st.m), n = static_cast<std::size_t>(st.n),
+             k = static_cast<std::size_t>(st.k);
+  st.a = DeviceBuffer<float>(m * k);
+  st.b = DeviceBuffer<float>(k * n);
+  st.c = DeviceBuffer<float>(m * n);
+  fill_uniform(st.a.get(), m * k, seed, -1.0f, 1.0f, nullptr);
+  fill_uniform(st.b.get(), k * n, seed + 1, -1.0f, 1.0f, nullptr);
+  st.cublas = std::make_unique<CublasHandle>();
+  for (int i = 0; i < kVariants; ++i) st.rings.push_back(std::make_unique<EventRing>());
+  if (macs(p) <= kCpuReferenceMacs) {
+    st.cpu_ref = reference_product(seed, st.m, st.n, st.k);
+  } else {
+    st.gpu_ref = DeviceBuffer<float>(m * n);
+    cublas_sgemm(st.cublas->get(), st.a.get(), st.b.get(), st.gpu_ref.get(), st.m, st.n, st.k,
+                 nullptr);
+    st.samples = sampled_product(seed, st.m, st.n, st.k, kSamples, st.positions);
+  }
+  // cuBLAS's time at this point, for the pct_cublas figure of every variant.
+  EventRing ring;
+  for (int i = 0; i < 6; ++i) {
+    if (i > 0) ring.start(nullptr);
+    cublas_sgemm(st.cublas->get(), st.a.get(), st.b.get(), st.c.get(), st.m, st.n, st.k, nullptr);
+    if (i > 0) ring.stop(nullptr);
+  }
+  st.cublas_setup_ms = ring.median_ms();
+  MEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
+  return st;
+}
+
+bench::Check check(State& st, const Params&, const std::string&) {
+  std::vector<float> got(st.c.size());
+  st.c.copy_to_host(got.data(), got.size());
+  if (!st.cpu_ref.empty()) {
+    return bench::check_rel_l2(got.data(), st.cpu_ref.data(), got.size(), kTolerance);
+  }
+  // Large sizes: every element against cuBLAS (two FP32 summation orders differ by ~1e-6
+  // relative L2 at K = 4096), and sampled elements against double precision.
+  std::vector<float> ref(st.gpu_ref.size());
+  st.gpu_ref.copy_to_host(ref.data(), ref.size());
+  bench::Check all = bench::check_rel_l2(got.data(), ref.data(), got.size(), kTolerance);
+  std::vector<float> picked(st.positions.size());
+  for (std::size_t s = 0; s < picked.size(); ++s) picked[s] = got[st.positions[s]];
+  const bench::Check sampled =
+      bench::check_rel_l2(picked.data(), st.samples.data(), picked.size(), kTolerance);
+  if (!sampled.ok) {
+    all.ok = false;
+    all.detail += " sampled elements vs double precision: " + sampled.detail;
+  }
+  all.error = std::max(all.error, sampled.error);
+  return all;
+}
+
+struct Step {
+  const char* name;
+  Kernel kernel;
+  const char* what;
+  double tile_intensity;  // flop per byte of global loads its block tile gives
+  double bound;           // predicted time / time at the FP32 peak (shared/L1 wavefront model)
+  const char* model;
+};
+
+// The bounds: an SM issues 4 warp-FMAs per clock and serves 1 shared/L1 wavefront per clock, so a
+// kernel needing w wavefronts per warp-FMA runs at most at peak / (4 w).
+constexpr Step kSteps[] = {
+    {"naive_uncoalesced", Kernel::NaiveUncoalesced,
+     "one thread per element, lanes walk rows: A loads touch 32 sectors per warp", 0.25, 132,
+     "L1 wavefronts: ~33 per warp-FMA (A: 32 lines, B: broadcast) -> peak/132"},
+    {"naive", Kernel::Naive, "one thread per element, lanes walk columns: coalesced B and C", 0.25,
+     8, "L1 wavefronts: 2 per warp-FMA (A broadcast, B one line) -> peak/8"},
+    {"tiled16", Kernel::Tiled16, "seed 004: 16 x 16 tiles of A and B in shared memory", 4, 5,
+     "shared wavefronts: 1.25 per warp-FMA (A float4 broadcast per 4 k, B one) -> peak/5"},
+    {"tiled32", Kernel::Tiled32, "seed 004: 32 x 32 tiles of A and B in shared memory", 8, 5,
+     "shared wavefronts: 1.25 per warp-FMA -> peak/5"},
+    {"block1d", Kernel::Block1d, "64 x 64 block tile, 8 outputs per thread (1D register blocking)",
+     16, 1.5, "shared wavefronts: 3 per 8 warp-FMAs -> peak/1.5"},
+    {"block2d", Kernel::Block2d, "128 x 128 block tile, 8 x 8 outputs per thread (2D registers)",
+     32, 1.25, "FMA-bound but 4-way conflicts on B and 130 registers (1 block/SM) -> peak/1.25"},
+    {"vectorized", Kernel::Vectorized, "+ float4 global loads, A transposed in shared memory", 32,
+     1.0, "FMA pipe: 64 FMAs per 4 LDS.128 -> peak"},
+    {"warptile", Kernel::Warptile, "+ warp tiles, conflict-free 16-byte shared reads, padded A", 32,
+     1.0, "FMA pipe -> peak"},
+    {"double_buffer", Kernel::DoubleBuffer,
+     "+ two shared stages, next tile's loads in flight during compute", 32, 1.0,
+     "FMA pipe -> peak"},
+};
+
+std::optional<bench::Prediction> predict(const Params& p, double bound, const char* model) {
+  bench::Prediction pr;
+  pr.model = model;
+  // The harness turns flops into time at the FP32 peak: scale them by the bound.
+  pr.flops = 2.0 * macs(p) * bound;
+  const double m = static_cast<double>(p.n("m")), n = static_cast<double>(p.n("n")),
+               k = static_cast<double>(p.n("k"));
+  pr.dram_bytes = (m * k + k * n + m * n) * 4.0;
+  return pr;
+}
+
+void add_figures(State& st, int index, Kernel* kernel, double intensity, bench::Extras& x) {
+  const double ms = st.rings[static_cast<std::size_t>(index)]->median_ms();
+  if (ms > 0 && st.cublas_setup_ms > 0) {
+    x.figures.emplace_back("pct_cublas", 100.0 * st.cublas_setup_ms / ms);
+  }
+  if (intensity > 0) x.figures.emplace_back("tile_intensity", intensity);
+  if (kernel != nullptr) {
+    const KernelInfo info = kernel_info(*kernel, st.m, st.n, st.k);
+    x.figures.emplace_back("registers", info.registers);
+    x.figures.emplace_back("spill_bytes", info.local_bytes);
+    x.figures.emplace_back("smem_bytes", info.shared_bytes);
+  }
+}
+
+bench::Experiment make() {
+  bench::ExperimentBuilder<State> b("matmul",
+                                    "FP32 C = A B: naive, shared-memory tiles, register "
+                                    "blocking, warp tiles, double buffering vs cuBLAS");
+  b.bytes_convention("A, B read once and C written once: (M K + K N + M N) * 4 bytes")
+      .int_axis("m", {"4096"}, {"2048"}, 1, kMaxDim, "rows of A and C")
+      .int_axis("n", {"4096"}, {"2048"}, 1, kMaxDim, "columns of B and C")
+      .int_axis("k", {"4096"}, {"2048"}, 1, kMaxDim, "columns of A, rows of B")
+      .test_point({{"m", "1"}, {"n", "1"}, {"k", "1"}})
+      .test_point({{"m", "17"}, {"n", "33"}, {"k", "9"}})
+      .test_point({{"m", "127"}, {"n", "129"}, {"k", "65"}})
+      .test_point({{"m", "300"}, {"n", "200"}, {"k", "100"}})
+      .test_point({{"m", "256"}, {"n", "384"}, {"k", "72"}})  // the fast kernels' float4 path
+      .bytes([](const Params& p) {
+        const double m = static_cast<double>(p.n("m")), n = static_cast<double>(p.n("n")),
+                     k = static_cast<double>(p.n("k"));
+        return (m * k + k * n + m * n) * 4.0;
+      })
+      .flops([](const Params& p) { return 2.0 * macs(p); })
+      .footprint([](const Params& p) {
+        const double m = static_cast<double>(p.n("m")), n = static_cast<double>(p.n("n")),
+                     k = static_cast<double>(p.n("k"));
+        return (m * k + k * n + 2 * m * n) * 4.0;
+      })
+      .setup(setup)
+      .poison([](State& st, const Params&, cudaStream_t s) { st.c.fill_bytes(0xFF, s); })
+      .check(check);
+  int index = 0;
+  for (const Step& step : kSteps) {
+    const Step* sp = &step;
+    b.variant(step.name, step.what,
+              [sp, index](State& st, const Params&, cudaStream_t s) {
+                EventRing& ring = *st.rings[static_cast<std::size_t>(index)];
+                ring.start(s);
+                launch(sp->kernel, st.a.get(), st.b.get(), st.c.get(), st.m, st.n, st.k, s);
+                ring.stop(s);
+              })
+        .predict([sp](const Params& p) { return predict(p, sp->bound, sp->model); })
+        .inspect([sp, index](State& st, const Params&, bench::Extras& x) {
+          Kernel kernel = sp->kernel;
+          add_figures(st, index, &kernel, sp->tile_intensity, x);
+        });
+    ++index;
+  }
+  b.variant("cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T",
+            [](State& st, const Params&, cudaStream_t s) {
+              EventRing& ring = *st.rings[kCublas];
+              ring.start(s);
+              cublas_sgemm(st.cublas->get(), st.a.get(), st.b.get(), st.c.get(), st.m, st.n, st.k,
+                           s);
+              ring.stop(s);
+            })
+      .predict([](const Params& p) {
+        return predict(p, 1.0, "FMA pipe -> peak (cuBLAS measured 50.5 TFLOP/s: 75%)");
+      })
+      .inspect([](State& st, const Params&, bench::Extras& x) {
+        add_figures(st, kCublas, nullptr, 0, x);
+      });
+  b.baseline("naive");
+  return b.build();
+}
+
+[[maybe_unused]] const bool registered = bench::register_experiment(make());
+
+}  // namespace
+}  // namespace memlab::lessons::matmul

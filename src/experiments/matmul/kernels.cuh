@@ -1,0 +1,85 @@
+// matmul: FP32 C = A B, row-major, A is M x K, B is K x N, C is M x N, any M, N, K.
+//
+// Napkin math (default 4096 x 4096 x 4096): flops = 2 M N K = 137.4 GFLOP; useful bytes
+// (M K + K N + M N) * 4 = 201 MB, 47 us at 4.25 TB/s: the product is compute-bound by a factor of
+// ~40 once the tiles reuse the inputs. At the ~67 TFLOP/s FP32 peak of an H200 (132 SMs x 128 FMA
+// lanes x 2 x 1.98 GHz) the 137 GFLOP take 2.05 ms; cuBLAS pedantic SGEMM reaches ~50 TFLOP/s
+// (2.7 ms). What limits each step is where the operands of one FMA come from:
+//   global (L1/L2) per FMA  -> the naive kernels, ~0.25 flop per byte loaded;
+//   shared per FMA          -> the tiled kernels: 2 shared loads per FMA (one a broadcast), and an
+//                              SM issues 4 warp-FMAs but serves 1 shared wavefront per clock:
+//                              <= 1/8 of peak whatever the tile size;
+//   registers per FMA       -> register blocking: a thread's TM x TN micro tile needs TM + TN
+//                              shared loads per TM x TN FMAs (8 x 8: 16 loads, 4 of them 16-byte,
+//                              per 64 FMAs), so the FMA pipe can finally be the limit.
+// Global traffic of a BM x BN block tile: every k step loads (BM + BN) floats for 2 BM BN flops,
+// i.e. BM BN / (2 (BM + BN)) flop per byte ("tile_intensity": 16 -> 4, 32 -> 8, 64 -> 16,
+// 128 -> 32); the H200's ~16 flop/byte DRAM ridge (67 TFLOP/s / 4.25 TB/s) needs 64 x 64 or more,
+// and the L2 (which catches the re-reads of A and B here) needs more than the 32 x 32 tiles too.
+//
+// Variants (each one step, with its reason):
+//   naive_uncoalesced  one thread per C element, threadIdx.x walks ROWS of C: a warp's 32 loads of
+//                      A hit 32 rows (32 sectors per request), B is a broadcast, the C stores are
+//                      32 scattered sectors. The lesson's "what not to do".
+//   naive              the same with threadIdx.x walking COLUMNS: B loads and C stores are one
+//                      128-byte line per warp, A is a broadcast. Baseline.
+//   tiled16, tiled32   seed 004: a TILE x TILE block loads one tile of A and one of B into shared
+//                      memory (one element each), __syncthreads, TILE FMAs from shared memory,
+//                      __syncthreads, next phase. Global loads fall by TILE; shared loads remain.
+//   block1d            64 x 64 block tile, BK = 8, each thread 8 outputs of one column: one B
+//                      value from shared memory is reused for 8 FMAs held in registers.
+//   block2d            128 x 128 block tile, 8 x 8 outputs per thread: 16 shared loads per 64 FMAs.
+//   vectorized         + float4 (16-byte) global loads, A stored transposed in shared memory so
+//   that
+//                      the 8 A values of a thread are two 16-byte shared loads (as for B).
+//   warptile           + a warp owns a 32 x 64 sub-tile and each lane 2 x 2 patches of 4 x 4, so
+//                      every 16-byte shared read of a warp is a broadcast or 128 contiguous bytes
+//                      (no bank conflicts; vectorized has 2-way conflicts on B); A's transposed
+//                      store is padded (+4 floats per row) against its 2-way store conflicts.
+//   double_buffer      + two shared buffers: the next k tile is loaded from global into registers
+//                      while the current one is computed, then stored to the other buffer; one
+//                      __syncthreads per k tile instead of two, and the loads' latency is hidden.
+//   cublas             cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line.
+// The fast kernels (vectorized, warptile, double_buffer) run an unguarded float4 path when
+// M % 128 == N % 128 == 0 and K % 8 == 0, and a guarded path (scalar loads with zero fill, guarded
+// stores) otherwise; every variant works at every size.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+namespace memlab::lessons::matmul {
+
+enum class Kernel {
+  NaiveUncoalesced,
+  Naive,
+  Tiled16,
+  Tiled32,
+  Block1d,
+  Block2d,
+  Vectorized,
+  Warptile,
+  DoubleBuffer
+};
+
+// Largest accepted extent of each axis (indices stay in 32-bit integers: 16384^2 < 2^31).
+inline constexpr int kMaxDim = 16384;
+
+// C = A B for row-major A (M x K), B (K x N), C (M x N), enqueued on `stream`.
+void launch(Kernel kernel, const float* A, const float* B, float* C, int M, int N, int K,
+            cudaStream_t stream);
+
+// True when the fast kernels take their unguarded float4 path at this size.
+bool fast_path(int M, int N, int K);
+
+// Compile-time resources of the kernel `launch` uses at this size (cudaFuncGetAttributes).
+struct KernelInfo {
+  int registers = 0;
+  int shared_bytes = 0;  // static shared memory per block
+  int local_bytes = 0;   // local memory per thread: > 0 means register spills
+  int threads = 0;       // threads per block
+};
+KernelInfo kernel_info(Kernel kernel, int M, int N, int K);
+
+}  // namespace memlab::lessons::matmul
