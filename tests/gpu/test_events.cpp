@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <vector>
 
 #include "../../src/experiments/events/kernels.cuh"
@@ -20,11 +21,18 @@ bool have_device() {
   return yes;
 }
 
+// Under compute-sanitizer (injected through CUDA_INJECTION64_PATH) launches may be serialised and
+// every API error, the deliberate cudaErrorNotReady included, counts as a memcheck error.
+bool under_cuda_tool() {
+  return std::getenv("CUDA_INJECTION64_PATH") != nullptr;
+}
+
 constexpr std::size_t kN = 1 << 20;
 constexpr int kSlowWork = 1 << 16;  // 2^36 dependent FMAs: milliseconds, even on an H200
 
 TEST(Events, ElapsedTimeBeforeTheStopEventCompletedIsNotReady) {
   if (!have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  if (under_cuda_tool()) GTEST_SKIP() << "skipped under a CUDA tool: the error is deliberate";
   DeviceBuffer<float> in(kN), out(kN);
   fill_uniform(in.get(), kN, 3, -1.0f, 1.0f, nullptr);
   MEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
@@ -64,11 +72,15 @@ TEST(Events, CrossStreamDependencyHoldsAndTheHostDoesNotBlock) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count();
   const cudaError_t q = cudaEventQuery(dep);
   (void)cudaGetLastError();
-  EXPECT_EQ(q, cudaErrorNotReady) << "A had finished before the host got control back";
   t1.record(b);
   t1.synchronize();
   const double gpu_ms = t1.elapsed_ms_since(t0);
-  EXPECT_LT(host_ms, gpu_ms) << "the host should only enqueue";
+  // A tool that serialises launches makes the host wait by design: only the dependency is
+  // checked then.
+  if (!under_cuda_tool()) {
+    EXPECT_EQ(q, cudaErrorNotReady) << "A had finished before the host got control back";
+    EXPECT_LT(host_ms, 0.1 * gpu_ms) << "the host should only enqueue";
+  }
 
   std::vector<float> hin(kN), hy(kN);
   in.copy_to_host(hin.data(), kN);
