@@ -124,11 +124,8 @@ std::vector<Record> Runner::run(const Plan& plan) {
           PredictionRecord pr;
           pr.model = pred->model;
           pr.measured_ms = r.stats.median;
-          if (pred->dram_bytes > 0 || pred->flops > 0) {
-            const double mem_s = ceiling_.measured ? pred->dram_bytes / (ceiling_.gbps * 1e9) : 0.0;
-            const double flop_s = pred->flops / device_.peak_fp32_flops();
-            pr.predicted_ms = 1e3 * std::max(mem_s, flop_s);
-          }
+          pr.predicted_ms = predicted_time_ms(*pred, ceiling_.measured ? ceiling_.gbps : 0.0,
+                                              device_.peak_fp32_flops());
           // slowdown predictions are resolved below, once the baseline is known
           if (pred->slowdown > 0) pr.predicted_ms = -pred->slowdown;
           r.prediction = pr;

@@ -28,14 +28,27 @@
 namespace memlab::bench {
 
 // What a model says about one variant at one point. Either a traffic/work estimate (the runner
-// turns it into a time with the measured memcpy ceiling and the FP32 peak: a roofline), or a
-// slowdown relative to the experiment's baseline variant at the same point.
+// turns it into a time with the measured memcpy ceiling and the FP32 peak: a roofline), a time
+// the model computed itself (e.g. a stream timeline's makespan), or a slowdown relative to the
+// experiment's baseline variant at the same point.
 struct Prediction {
   std::string model;      // one line: which model and its key figure
   double dram_bytes = 0;  // bytes the model says cross DRAM
   double flops = 0;
   double slowdown = 0;  // predicted time / baseline time; 0 = not given
+  double time_ms = 0;   // a time given directly; used as is when > 0 (wins over bytes/flops)
 };
+
+// The time a prediction stands for, in milliseconds: time_ms when given, else the roofline time
+// of dram_bytes at `memcpy_gbps` (0: not measured) and flops at `peak_flops`; 0 when neither.
+// A slowdown is resolved by the runner against the baseline, not here.
+inline double predicted_time_ms(const Prediction& p, double memcpy_gbps, double peak_flops) {
+  if (p.time_ms > 0) return p.time_ms;
+  if (!(p.dram_bytes > 0 || p.flops > 0)) return 0.0;
+  const double mem_s = memcpy_gbps > 0 ? p.dram_bytes / (memcpy_gbps * 1e9) : 0.0;
+  const double flop_s = peak_flops > 0 ? p.flops / peak_flops : 0.0;
+  return 1e3 * (mem_s > flop_s ? mem_s : flop_s);
+}
 
 // What a variant may add to its record after it was timed: named figures (overlap ratio, achieved
 // link bandwidth, ...), a text block printed under the table (an ASCII timeline) and raw JSON
