@@ -12,6 +12,9 @@ CudaError::CudaError(cudaError_t code, const std::string& call, const char* file
 
 void cuda_check(cudaError_t code, const char* call, const char* file, int line) {
   if (code != cudaSuccess) {
+    // Clear the error from the runtime's last-error slot (it stays only if sticky), so that the
+    // next launch check does not report this call's failure as its own.
+    cudaGetLastError();
     throw CudaError(code, call, file, line);
   }
 }

@@ -67,7 +67,7 @@ TEST(Streams, EveryOrderComputesThePipelineAndKeepsStreamOrder) {
     Buffers buf(n, pinned);
     PipelineRunner runner(streams);
     Stream origin;
-    for (Order order : {Order::kSerial, Order::kDepthFirst, Order::kBreadthFirst}) {
+    for (Order order : {Order::kSerial, Order::kDepthFirst, Order::kBreadthFirst, Order::kRounds}) {
       std::memset(buf.c(), 0xFF, n * sizeof(float));
       buf.dc.fill_bytes(0xFF, origin);
       runner.enqueue(buf.pipeline(segments, work), order, origin);
@@ -111,6 +111,17 @@ TEST(Streams, PlanIssuesDepthAndBreadthFirst) {
   EXPECT_EQ(breadth[2].kind, OpKind::kH2D);
   EXPECT_EQ(breadth[2].stream, 0);  // segment 2 in stream 2 % 2
   EXPECT_EQ(breadth[3].kind, OpKind::kKernel);
+  // Rounds of 2 segments: H2D 0, H2D 1, K 0, K 1, D2H 0, D2H 1, then segment 2's round.
+  const auto rounds = plan(Order::kRounds, 3, 2);
+  ASSERT_EQ(rounds.size(), 9u);
+  EXPECT_EQ(rounds[1].kind, OpKind::kH2D);
+  EXPECT_EQ(rounds[1].segment, 1);
+  EXPECT_EQ(rounds[2].kind, OpKind::kKernel);
+  EXPECT_EQ(rounds[2].segment, 0);
+  EXPECT_EQ(rounds[5].kind, OpKind::kD2H);
+  EXPECT_EQ(rounds[6].kind, OpKind::kH2D);
+  EXPECT_EQ(rounds[6].segment, 2);
+  EXPECT_EQ(rounds[8].kind, OpKind::kD2H);
 }
 
 TEST(DefaultStream, LegacyDefaultStreamSerialisesTheKernels) {

@@ -118,6 +118,7 @@ State setup(const Params& p, std::uint64_t seed) {
 Order order_of(const std::string& variant) {
   if (variant == "serial") return Order::kSerial;
   if (variant == "depth_first") return Order::kDepthFirst;
+  if (variant == "rounds") return Order::kRounds;
   return Order::kBreadthFirst;
 }
 
@@ -151,8 +152,9 @@ std::optional<bench::Prediction> predict(const Params& p, const std::string& var
   tp.segments = model::uniform_segments(k, c.segment.h2d, c.segment.kernel, c.segment.d2h);
   tp.streams = static_cast<int>(p.n("streams"));
   tp.copy_engines = copy_engines();
-  tp.order =
-      variant == "depth_first" ? model::IssueOrder::kDepthFirst : model::IssueOrder::kBreadthFirst;
+  tp.order = variant == "depth_first" ? model::IssueOrder::kDepthFirst
+             : variant == "rounds"    ? model::IssueOrder::kRounds
+                                      : model::IssueOrder::kBreadthFirst;
   tp.queueing = model::Queueing::kPerStream;
   tp.concurrent_kernels = false;  // each segment's kernel fills the GPU
   const auto r = model::simulate_timeline(tp);
@@ -240,6 +242,9 @@ bench::Experiment make_streams() {
   add(b, "serial", "one stream: all H2D, one kernel, all D2H, each after the previous");
   add(b, "depth_first", "N streams; per segment H2D, kernel, D2H");
   add(b, "breadth_first", "N streams; all H2D, then all kernels, then all D2H");
+  add(b, "rounds",
+      "seed 000's loop: rounds of N segments, breadth-first inside each round (no stream queues "
+      "a second H2D before its first kernel)");
   add(b, "pageable",
       "breadth_first from pageable host memory (runs at streams=4 only: N does not matter)");
   b.only_if(pageable_applies);

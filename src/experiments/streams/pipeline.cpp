@@ -21,6 +21,15 @@ std::vector<PlannedOp> plan(Order order, int segments, int streams) {
     }
     return ops;
   }
+  if (order == Order::kRounds) {
+    for (int first = 0; first < segments; first += streams) {
+      const int last = std::min(segments, first + streams);
+      for (OpKind k : {OpKind::kH2D, OpKind::kKernel, OpKind::kD2H}) {
+        for (int i = first; i < last; ++i) ops.push_back({i, i % streams, k});
+      }
+    }
+    return ops;
+  }
   for (OpKind k : {OpKind::kH2D, OpKind::kKernel, OpKind::kD2H}) {
     for (int i = 0; i < segments; ++i) ops.push_back({i, i % streams, k});
   }

@@ -27,7 +27,7 @@ struct Pipeline {
   int work = 0;
 };
 
-enum class Order { kSerial, kDepthFirst, kBreadthFirst };
+enum class Order { kSerial, kDepthFirst, kBreadthFirst, kRounds };
 
 // Segment i covers [begin(i), begin(i + 1)).
 inline std::size_t segment_begin(std::size_t n, int segments, int i) {
@@ -42,7 +42,9 @@ struct PlannedOp {
 };
 
 // kSerial: three operations over the whole arrays in stream 0. kDepthFirst: per segment H2D,
-// kernel, D2H. kBreadthFirst: all H2D, all kernels, all D2H. Segment i runs in stream i % streams.
+// kernel, D2H. kBreadthFirst: all H2D, all kernels, all D2H. kRounds (seed 000's loop): rounds of
+// `streams` segments, breadth-first inside each round, so that no stream queues a second H2D in
+// front of its first kernel. Segment i runs in stream i % streams.
 std::vector<PlannedOp> plan(Order order, int segments, int streams);
 
 class PipelineRunner {
