@@ -154,7 +154,11 @@ void print_plan(const std::vector<bench::Plan>& plans) {
         std::string line = fmt::format("      {:<22} useful bytes {}", v->name,
                                        bench::format_bytes(bytes));
         if (v->predict) {
-          if (auto pred = v->predict(point)) line += "; model: " + pred->model;
+          try {
+            if (auto pred = v->predict(point)) line += "; model: " + pred->model;
+          } catch (const CudaError&) {
+            line += "; model: needs the GPU";
+          }
         }
         std::cout << line << "\n";
       }

@@ -75,6 +75,13 @@ TEST(Cli, RunAndInfoSayNoCudaDeviceAndExit3WithoutAGpu) {
   EXPECT_EQ(run.code, 3) << run.out;
   EXPECT_NE(run.out.find("no CUDA device"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("plan"), std::string::npos) << "shows nothing without a GPU: " << run.out;
+  // The whole default suite: every lesson's plan and model, no lesson may need the device.
+  const Result all = memlab("run");
+  EXPECT_EQ(all.code, 3) << all.out;
+  EXPECT_EQ(all.out.find("CUDA error"), std::string::npos) << all.out;
+  for (const char* lesson : {"bandwidth:", "coalescing:", "aos_soa:", "transfers:", "matmul:"}) {
+    EXPECT_NE(all.out.find(lesson), std::string::npos) << lesson << " missing from the plan";
+  }
   const Result info = memlab("info");
   EXPECT_EQ(info.code, 3);
   EXPECT_NE(info.out.find("no CUDA device"), std::string::npos);

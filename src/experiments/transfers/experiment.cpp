@@ -262,6 +262,7 @@ bench::Check check(State& st, const Params&, const std::string& variant) {
 
 // The link, read through NVML right after traffic (an idle link may train down to gen1).
 std::optional<LiveClocks> link_now() {
+  if (device_count_or_zero() == 0) return std::nullopt;  // the plan without a GPU
   static const DeviceInfo device = query_device(0);
   auto c = read_live_clocks(device);
   if (!c || c->pcie_gen <= 0 || c->pcie_width <= 0) return std::nullopt;
