@@ -13,13 +13,15 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
 
   CLI::App app{"memlab: the GPU memory hierarchy, implemented, verified and measured"};
-  app.set_version_flag("--version", std::string(memlab::kVersion) + " (" + memlab::kGitCommit + ")");
+  app.set_version_flag("--version",
+                       std::string(memlab::kVersion) + " (" + memlab::kGitCommit + ")");
   app.require_subcommand(1);
   int exit_code = memlab::kExitOk;
   memlab::cli::add_info_command(app, exit_code);
   memlab::cli::add_list_command(app, exit_code);
   memlab::cli::add_run_command(app, exit_code, command_line);
   memlab::cli::add_model_command(app, exit_code);
+  memlab::cli::add_compare_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

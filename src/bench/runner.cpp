@@ -91,6 +91,11 @@ std::vector<Record> Runner::run(const Plan& plan) {
         out.push_back(std::move(r));
         continue;
       }
+      if (options_.verify_only) {
+        r.notes.push_back("verified only (--verify-only): not timed");
+        out.push_back(std::move(r));
+        continue;
+      }
       auto work = [&](cudaStream_t s) { v->run(*instance, p, s); };
       r.stats = measure(work, stream_, mopt, flusher_.get());
       r.timed = true;

@@ -27,6 +27,7 @@ struct RunArgs {
   std::vector<std::string> axes;
   bool quick = false;
   bool warm = false;
+  bool verify_only = false;
   std::string json, csv, md;
   std::string seed;
   int min_samples = 10;
@@ -226,7 +227,8 @@ int run(const RunArgs& a, const std::string& command_line) {
   options.measure.min_samples = a.min_samples;
   options.measure.noise = a.noise;
   options.measure.budget_s = a.budget > 0 ? a.budget : (a.quick ? 0.05 : 0.3);
-  options.measure.flush_l2 = !a.warm;
+  options.measure.flush_l2 = !a.warm && !a.verify_only;
+  options.verify_only = a.verify_only;
   if (tty_err) {
     options.progress = [](const std::string& msg) {
       std::cerr << "\r\x1b[K[memlab] " << msg << std::flush;
@@ -255,7 +257,7 @@ int run(const RunArgs& a, const std::string& command_line) {
                            seed, a.warm ? "warm (not flushed)" : "flushed before every sample");
 
   bench::Runner runner(device, options);
-  report.memcpy_d2d = runner.measure_memcpy_ceiling(ceiling_bytes);
+  if (!a.verify_only) report.memcpy_d2d = runner.measure_memcpy_ceiling(ceiling_bytes);
   for (const auto& p : plans) {
     auto records = runner.run(p);
     for (auto& r : records) report.records.push_back(std::move(r));
@@ -287,6 +289,8 @@ void add_run_command(CLI::App& app, int& exit_code, const std::string& command_l
   cmd->add_option("-a,--axis", args->axes, "Override an axis: NAME=V1,V2 (repeatable)");
   cmd->add_flag("--quick", args->quick, "Smaller sizes and a shorter time budget");
   cmd->add_flag("--warm", args->warm, "Do not flush the L2 between samples");
+  cmd->add_flag("--verify-only", args->verify_only,
+                "Check every variant against its reference; time nothing (one launch each)");
   cmd->add_option("--json", args->json, "Write the results as JSON to this file");
   cmd->add_option("--csv", args->csv, "Write the results as CSV to this file");
   cmd->add_option("--md", args->md, "Write the results as markdown to this file");

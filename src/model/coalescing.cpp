@@ -146,20 +146,25 @@ WarpAccess analyze_warp(const Pattern& pattern, int elem_size) {
   return analyze_one_warp(pattern, elem_size, 0);
 }
 
-double coalescing_efficiency(const Pattern& pattern, int elem_size) {
+double coalescing_efficiency(const Pattern& pattern, int elem_size, int granule_bytes) {
   validate(pattern, elem_size);
+  if (granule_bytes < kSectorBytes || granule_bytes % kSectorBytes != 0) {
+    throw UsageError(fmt::format("granule: {} bytes is not accepted; accepted: a multiple of 32",
+                                 granule_bytes));
+  }
   const double e = elem_size;
+  const double g = granule_bytes;
   switch (pattern.kind) {
     case AccessKind::kLinear:
     case AccessKind::kOffset:
     case AccessKind::kRow:
       return 1.0;
     case AccessKind::kStrided:
-      return e / std::min(static_cast<double>(pattern.stride) * e, double{kSectorBytes});
+      return e / std::min(static_cast<double>(pattern.stride) * e, g);
     case AccessKind::kAosField:
-      return e / std::min(static_cast<double>(pattern.fields) * e, double{kSectorBytes});
+      return e / std::min(static_cast<double>(pattern.fields) * e, g);
     case AccessKind::kColumn:
-      return e / std::min(static_cast<double>(pattern.width) * e, double{kSectorBytes});
+      return e / std::min(static_cast<double>(pattern.width) * e, g);
     case AccessKind::kRandom: {
       constexpr int kWarps = 256;
       double sum = 0.0;

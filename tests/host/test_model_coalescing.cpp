@@ -249,3 +249,27 @@ TEST(CoalescingModel, KindNamesRoundTrip) {
   }
   EXPECT_EQ(m::to_string(m::AccessKind::kAosField), "aos");
 }
+
+namespace memlab::model {
+namespace {
+
+// ncu on the H200 (docs/ncu.md): lanes 64 B or more apart cost 64 B of DRAM each; closer lanes
+// cost their spacing. The 32-byte view stays the L1 request view.
+TEST(CoalescingDramGranule, SixtyFourByteUnitsDoubleTheCostOfWideStrides) {
+  Pattern p;
+  p.kind = AccessKind::kStrided;
+  p.stride = 8;  // 4-byte elements, lanes 32 B apart: no change
+  EXPECT_DOUBLE_EQ(coalescing_efficiency(p, 4, kDramGranuleBytes), 4.0 / 32.0);
+  p.stride = 16;  // 64 B apart: 64 B per lane
+  EXPECT_DOUBLE_EQ(coalescing_efficiency(p, 4, kDramGranuleBytes), 4.0 / 64.0);
+  EXPECT_DOUBLE_EQ(coalescing_efficiency(p, 4), 4.0 / 32.0);
+  p.stride = 2;  // 16-byte elements 32 B apart: half of every unit used either way
+  EXPECT_DOUBLE_EQ(coalescing_efficiency(p, 16, kDramGranuleBytes), 0.5);
+  p.stride = 4;
+  EXPECT_DOUBLE_EQ(coalescing_efficiency(p, 16, kDramGranuleBytes), 0.25);
+  EXPECT_THROW(coalescing_efficiency(p, 16, 48), UsageError);
+  EXPECT_THROW(coalescing_efficiency(p, 16, 0), UsageError);
+}
+
+}  // namespace
+}  // namespace memlab::model

@@ -26,6 +26,7 @@ struct Plan {
 struct RunOptions {
   MeasureOptions measure;
   std::uint64_t seed = 0;
+  bool verify_only = false;  // check every variant, time nothing (e.g. under ncu)
   std::function<void(const std::string&)> progress;  // may be empty
 };
 

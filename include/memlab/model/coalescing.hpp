@@ -16,6 +16,8 @@ namespace memlab::model {
 inline constexpr int kWarpSize = 32;
 inline constexpr int kSectorBytes = 32;
 inline constexpr int kLineBytes = 128;
+// DRAM fetch unit seen on the H200 (ncu dram__bytes_read against strided reads, docs/ncu.md).
+inline constexpr int kDramGranuleBytes = 64;
 
 // How the lanes of a warp pick their element. Global thread t = warp * 32 + lane.
 enum class AccessKind {
@@ -74,6 +76,12 @@ WarpAccess analyze_warp(const Pattern& pattern, int elem_size);
 // 1/s while the lanes are closer than a sector, e/32 beyond. An offset only costs the first and
 // last sector of the array, so it tends to 100%. For kRandom it is the average per-warp efficiency
 // over 256 warps (a random gather is assumed not to reuse sectors between warps).
-double coalescing_efficiency(const Pattern& pattern, int elem_size);
+//
+// `granule_bytes` is the unit the cache fetches from DRAM: 32 (one sector) counts what L2 asks
+// L1 for; on the H200 the DRAM traffic measured with ncu follows 64-byte units (two sectors:
+// lanes 64 B or more apart cost 64 B each; docs/ncu.md), so predictions of DRAM time use
+// kDramGranuleBytes. Must be a multiple of 32 (UsageError otherwise). Ignored for kRandom.
+double coalescing_efficiency(const Pattern& pattern, int elem_size,
+                             int granule_bytes = kSectorBytes);
 
 }  // namespace memlab::model

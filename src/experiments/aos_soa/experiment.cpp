@@ -85,7 +85,7 @@ std::optional<bench::Prediction> predict(const Params& p, Layout layout) {
     pat.kind = model::AccessKind::kAosField;
     pat.fields = kFields;
   }
-  const double eff = model::coalescing_efficiency(pat, 4);
+  const double eff = model::coalescing_efficiency(pat, 4, model::kDramGranuleBytes);
   // Reads fetch whole sectors; partial-sector writes are merged in L2 but written back whole.
   pr.model = fmt::format("coalescing: field x, {:.1f}% of each fetched sector used", 100 * eff);
   pr.dram_bytes = 2.0 * n * 4.0 / eff;

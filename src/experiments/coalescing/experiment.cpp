@@ -69,7 +69,8 @@ State setup(const Params& p, std::uint64_t seed) {
 bench::Check check(State& st, const Params&, const std::string& variant) {
   const Shape& s = st.shape;
   if (variant == "strided_read") {
-    const auto want = reference_read(st.seed, s.n, s.stride, s.offset, s.elem, kBlock);
+    const auto want =
+        reference_read(st.seed, s.n, s.stride, s.offset, s.elem, kBlock, read_grid(s.n, s.elem));
     std::vector<std::uint32_t> got(want.size());
     MEMLAB_CUDA_CHECK(cudaMemcpy(got.data(), st.out.get(), got.size() * 4, cudaMemcpyDeviceToHost));
     return bench::check_exact(got.data(), want.data(), want.size());
@@ -91,7 +92,7 @@ std::optional<bench::Prediction> predict(const Params& p, bool copy) {
   pat.kind = s.stride == 1 ? model::AccessKind::kOffset : model::AccessKind::kStrided;
   pat.stride = static_cast<std::int64_t>(s.stride);
   pat.offset = static_cast<std::int64_t>(s.offset);
-  const double eff = model::coalescing_efficiency(pat, s.elem);
+  const double eff = model::coalescing_efficiency(pat, s.elem, model::kDramGranuleBytes);
   const model::WarpAccess warp = model::analyze_warp(pat, s.elem);
   bench::Prediction pr;
   pr.model = fmt::format("coalescing: {} sectors/request, {:.1f}% of fetched bytes used",
@@ -137,7 +138,10 @@ bench::Experiment make_coalescing() {
       .test_point({{"elem", "4"}, {"stride", "64"}, {"offset", "32"}, {"bytes", "40028"}})
       .test_point({{"elem", "8"}, {"stride", "7"}, {"offset", "5"}, {"bytes", "32792"}})
       .test_point({{"elem", "16"}, {"stride", "2"}, {"offset", "31"}, {"bytes", "4800"}})
-      .test_point({{"elem", "16"}, {"stride", "1"}, {"offset", "0"}, {"bytes", "16"}});
+      .test_point({{"elem", "16"}, {"stride", "1"}, {"offset", "0"}, {"bytes", "16"}})
+      // Large enough for the read kernel's grid-stride loop and its 4-load unrolled path.
+      .test_point({{"elem", "4"}, {"stride", "3"}, {"offset", "7"}, {"bytes", "20000044"}})
+      .test_point({{"elem", "1"}, {"stride", "1"}, {"offset", "0"}, {"bytes", "3000017"}});
   common(b);  // no baseline: the curve against stride is the result
   return b.build();
 }

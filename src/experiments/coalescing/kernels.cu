@@ -1,5 +1,6 @@
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "coalescing/kernels.cuh"
@@ -25,11 +26,23 @@ __device__ __forceinline__ std::uint32_t fold(uint4 v) {
   return v.x ^ v.y ^ v.z ^ v.w;
 }
 
+// A resident grid walks t with stride T = gridDim.x * blockDim.x; every load instruction of a
+// warp still covers 32 consecutive t, so the access pattern per request is the lesson's. Four
+// independent loads are in flight per iteration.
 template <class T>
 __global__ void strided_read(const T* __restrict__ in, std::uint32_t* __restrict__ out,
                              std::size_t n, std::size_t stride, std::size_t offset) {
-  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  std::uint32_t v = t < n ? fold(in[t * stride + offset]) : 0u;
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  std::uint32_t v = 0;
+  for (; t + 3 * threads < n; t += 4 * threads) {
+    const T a = in[t * stride + offset];
+    const T b = in[(t + threads) * stride + offset];
+    const T c = in[(t + 2 * threads) * stride + offset];
+    const T d = in[(t + 3 * threads) * stride + offset];
+    v ^= fold(a) ^ fold(b) ^ fold(c) ^ fold(d);
+  }
+  for (; t < n; t += threads) v ^= fold(in[t * stride + offset]);
 #pragma unroll
   for (int d = 16; d > 0; d >>= 1) v ^= __shfl_xor_sync(0xffffffffu, v, d);
   __shared__ std::uint32_t warp_xor[kBlock / 32];
@@ -50,8 +63,14 @@ __global__ void strided_copy(const T* __restrict__ in, T* __restrict__ out, std:
 }
 
 template <class T>
+unsigned read_grid_t(std::size_t n) {
+  static const unsigned resident = resident_blocks(strided_read<T>, kBlock);
+  return std::min(blocks_for(n, kBlock), resident);
+}
+
+template <class T>
 void read_t(const Args& a, cudaStream_t s) {
-  strided_read<T><<<blocks_for(a.n, kBlock), kBlock, 0, s>>>(
+  strided_read<T><<<read_grid_t<T>(a.n), kBlock, 0, s>>>(
       static_cast<const T*>(a.in), static_cast<std::uint32_t*>(a.out), a.n, a.stride, a.offset);
   MEMLAB_CHECK_LAUNCH(strided_read);
 }
@@ -79,6 +98,21 @@ void launch_read(const Args& a, cudaStream_t s) {
       return read_t<uint4>(a, s);
     default:
       throw std::logic_error("coalescing: element size must be 1, 2, 4, 8 or 16");
+  }
+}
+
+unsigned read_grid(std::size_t n, int elem_size) {
+  switch (elem_size) {
+    case 1:
+      return read_grid_t<std::uint8_t>(n);
+    case 2:
+      return read_grid_t<std::uint16_t>(n);
+    case 4:
+      return read_grid_t<std::uint32_t>(n);
+    case 8:
+      return read_grid_t<uint2>(n);
+    default:
+      return read_grid_t<uint4>(n);
   }
 }
 

@@ -6,8 +6,8 @@
 // s times the bytes, and once lanes are a sector or more apart every lane costs a sector of its
 // own (efficiency size / 32). An offset shifts the window off the 128-byte line boundary: one more
 // sector per request, which L2 mostly absorbs because the neighbouring warp wants it too.
-//   strided_read  reads only; each block writes one 4-byte XOR of what it read (negligible bytes).
-//                 Useful bytes: n * size.
+//   strided_read  reads only (a resident grid, 4 loads in flight per thread); each block writes
+//                 one 4-byte XOR of what it read (negligible bytes). Useful bytes: n * size.
 //   strided_copy  out[t] = in[t * stride + offset]: strided gather, coalesced write.
 //                 Useful bytes: 2 * n * size.
 // Napkin math (H200): 256 MiB read at stride 1 is ~65 us at 4.2 TB/s; at stride 32 with 4-byte
@@ -25,7 +25,7 @@ inline constexpr unsigned kBlock = 256;
 
 struct Args {
   const void* in;
-  void* out;  // copy: n elements; read: one std::uint32_t per block
+  void* out;  // copy: n elements; read: one std::uint32_t per block of the read grid
   std::size_t n;
   std::size_t stride;
   std::size_t offset;
@@ -33,6 +33,9 @@ struct Args {
 };
 
 void launch_read(const Args& args, cudaStream_t stream);
+// Blocks strided_read launches for n elements (block b handles every t with t / kBlock = b mod
+// grid); the reference needs it.
+unsigned read_grid(std::size_t n, int elem_size);
 void launch_copy(const Args& args, cudaStream_t stream);
 
 }  // namespace memlab::lessons::coalescing

@@ -34,15 +34,18 @@ std::vector<std::uint8_t> reference_copy(std::uint64_t seed, std::size_t n, std:
 }
 
 std::vector<std::uint32_t> reference_read(std::uint64_t seed, std::size_t n, std::size_t stride,
-                                          std::size_t offset, int elem_size, unsigned block) {
-  const std::size_t blocks = (n + block - 1) / block;
-  std::vector<std::uint32_t> out(blocks, 0);
+                                          std::size_t offset, int elem_size, unsigned block,
+                                          unsigned grid) {
+  std::vector<std::uint32_t> out(grid, 0);
   const auto e = static_cast<std::size_t>(elem_size);
-  bench::parallel_for(blocks, [&](std::size_t begin, std::size_t end) {
+  const std::size_t chunk = static_cast<std::size_t>(block) * grid;
+  bench::parallel_for(grid, [&](std::size_t begin, std::size_t end) {
     for (std::size_t b = begin; b < end; ++b) {
       std::uint32_t x = 0;
-      for (std::size_t t = b * block; t < n && t < (b + 1) * block; ++t) {
-        x ^= fold(seed, (t * stride + offset) * e, elem_size);
+      for (std::size_t base = b * block; base < n; base += chunk) {
+        for (std::size_t t = base; t < n && t < base + block; ++t) {
+          x ^= fold(seed, (t * stride + offset) * e, elem_size);
+        }
       }
       out[b] = x;
     }

@@ -12,8 +12,10 @@ namespace memlab::lessons::coalescing {
 std::vector<std::uint8_t> reference_copy(std::uint64_t seed, std::size_t n, std::size_t stride,
                                          std::size_t offset, int elem_size);
 
-// Per block of `block` threads: XOR of the 32-bit folds of the elements its threads read.
+// Per block of a grid of `grid` blocks of `block` threads walking t with a grid stride: XOR of
+// the 32-bit folds of the elements with (t / block) % grid == b.
 std::vector<std::uint32_t> reference_read(std::uint64_t seed, std::size_t n, std::size_t stride,
-                                          std::size_t offset, int elem_size, unsigned block);
+                                          std::size_t offset, int elem_size, unsigned block,
+                                          unsigned grid);
 
 }  // namespace memlab::lessons::coalescing
