@@ -150,31 +150,52 @@ __device__ __forceinline__ void compute_store(float* __restrict__ out, idx_t n, 
 
 constexpr int kRegBlock = 256;
 
-template <int K>
+template <int K, int G>
 __global__ void __launch_bounds__(kRegBlock)
     register_kernel(const float* __restrict__ in, float* __restrict__ out, idx_t n) {
   const idx_t groups = (n + 3) / 4;
-  const idx_t g0 = static_cast<idx_t>(blockIdx.x) * (2 * kRegBlock) + threadIdx.x;
-  const idx_t g1 = g0 + kRegBlock;
-  float a[Window<K>::floats], b[Window<K>::floats];
-  if (g0 < groups) load_window<K>(in, n, g0, a);
-  if (g1 < groups) load_window<K>(in, n, g1, b);
-  if (g0 < groups) compute_store<K>(out, n, g0, a);
-  if (g1 < groups) compute_store<K>(out, n, g1, b);
+  const idx_t first = static_cast<idx_t>(blockIdx.x) * (G * kRegBlock) + threadIdx.x;
+  float v[G][Window<K>::floats];
+#pragma unroll
+  for (int q = 0; q < G; ++q) {
+    const idx_t g = first + q * kRegBlock;
+    if (g < groups) load_window<K>(in, n, g, v[q]);
+  }
+#pragma unroll
+  for (int q = 0; q < G; ++q) {
+    const idx_t g = first + q * kRegBlock;
+    if (g < groups) compute_store<K>(out, n, g, v[q]);
+  }
 }
 
-template <int K>
+template <int K, int G>
 void launch_register(const float* in, float* out, idx_t n, cudaStream_t s) {
   const std::size_t groups = static_cast<std::size_t>((n + 3) / 4);
-  register_kernel<K><<<blocks_for(groups, 2 * kRegBlock), kRegBlock, 0, s>>>(in, out, n);
+  register_kernel<K, G><<<blocks_for(groups, G * kRegBlock), kRegBlock, 0, s>>>(in, out, n);
   MEMLAB_CHECK_LAUNCH(register_kernel);
 }
 
-void dispatch_register(const float* in, float* out, idx_t n, int k, cudaStream_t s) {
+template <int K>
+void launch_register(const float* in, float* out, idx_t n, int groups, cudaStream_t s) {
+  switch (groups) {  // TUNING (temporary): groups per thread
+    case 1:
+      return launch_register<K, 1>(in, out, n, s);
+    case 4:
+      return launch_register<K, 4>(in, out, n, s);
+    default:
+      return launch_register<K, 2>(in, out, n, s);
+  }
+}
+
+void dispatch_register(const float* in, float* out, idx_t n, int k, int groups, cudaStream_t s) {
+  if (groups != 2) {  // TUNING (temporary): K = 5 and 25 only
+    if (k == 5) return launch_register<5>(in, out, n, groups, s);
+    if (k == 25) return launch_register<25>(in, out, n, groups, s);
+  }
   switch (k) {
-#define MEMLAB_CONV1D_CASE(K)          \
-  case K:                              \
-    launch_register<K>(in, out, n, s); \
+#define MEMLAB_CONV1D_CASE(K)             \
+  case K:                                 \
+    launch_register<K, 2>(in, out, n, s); \
     return;
     MEMLAB_CONV1D_CASE(1)
     MEMLAB_CONV1D_CASE(3)
@@ -237,7 +258,11 @@ void launch(const char* variant, const float* in, const float* mask, float* out,
     tiled_output_kernel<<<blocks_for(n, kTileThreads), kTileThreads, 0, stream>>>(in, out, nn, k);
     MEMLAB_CHECK_LAUNCH(tiled_output_kernel);
   } else if (v == "register_f4") {
-    dispatch_register(in, out, nn, k, stream);
+    dispatch_register(in, out, nn, k, 2, stream);
+  } else if (v == "register_g1") {
+    dispatch_register(in, out, nn, k, 1, stream);
+  } else if (v == "register_g4") {
+    dispatch_register(in, out, nn, k, 4, stream);
   } else {
     throw std::invalid_argument("conv1d: unknown variant " + v);
   }

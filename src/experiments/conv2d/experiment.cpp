@@ -157,7 +157,7 @@ void figures(const std::string& v, const Params& p, bench::Extras& x) {
     input_tile = 32;  // 32 x 16 in shared; the halo ring from the cache
     shared = 4.0 * 32 * 16;
     reuse = static_cast<double>(k) * k * 512.0 / ((32.0 + 2 * r) * (16.0 + 2 * r));
-  } else if (v == "register") {
+  } else if (v.rfind("register", 0) == 0) {
     const int h = (r + 3) / 4, rows = register_rows(k);
     input_tile = 4.0 * (2 * h + 1);  // register window width per row, R + K - 1 rows
     reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
@@ -223,6 +223,16 @@ bench::Experiment make() {
   b.only_if(separable_of).variant_flops([](const Params& p) {
     return 4.0 * mask_of(p) * pixels(p);
   });
+  // TUNING (temporary): rows per thread and a 64-register cap, at K = 5 and 15.
+  const auto k_is = [](int k) { return [k](const Params& p) { return mask_of(p) == k; }; };
+  add(b, "register_r4", "TUNING: register with 4 rows per thread");
+  b.only_if(k_is(5));
+  add(b, "register_r16", "TUNING: register with 16 rows per thread");
+  b.only_if(k_is(5));
+  add(b, "register_r8", "TUNING: register with 8 rows per thread");
+  b.only_if(k_is(15));
+  add(b, "register_lb4", "TUNING: register, __launch_bounds__(256, 4)");
+  b.only_if([](const Params& p) { return mask_of(p) == 5 || mask_of(p) == 15; });
   b.baseline("naive");
   return b.build();
 }

@@ -152,8 +152,8 @@ __device__ __forceinline__ void load_row(const float* __restrict__ in, int heigh
   }
 }
 
-template <int K, int R, bool kAligned>
-__global__ void __launch_bounds__(256)
+template <int K, int R, bool kAligned, int kMinBlocks>
+__global__ void __launch_bounds__(256, kMinBlocks)
     register_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
   constexpr int r = Win<K>::r, off = Win<K>::off;
   const int x0 = 4 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -200,22 +200,39 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-constexpr int rows_for(int k) {
-  return k <= 7 ? 8 : 4;
-}
-
-template <int K>
+template <int K, int R, int kMinBlocks>
 void launch_register(const Image& img, cudaStream_t s) {
-  constexpr int R = rows_for(K);
   const dim3 block(32, 8);
   const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), 4 * 32),
                   blocks_for(static_cast<std::size_t>(img.height), 8 * R));
   if (img.width % 4 == 0) {
-    register_kernel<K, R, true><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+    register_kernel<K, R, true, kMinBlocks>
+        <<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   } else {
-    register_kernel<K, R, false><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+    register_kernel<K, R, false, kMinBlocks>
+        <<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   }
   MEMLAB_CHECK_LAUNCH(register_kernel);
+}
+
+constexpr int rows_for(int k) {
+  return k <= 7 ? 8 : 4;
+}
+
+// TUNING (temporary): other rows per thread and a 64-register cap (4 blocks of 256 per SM).
+template <int K>
+void launch_tuning(const std::string& v, const Image& img, cudaStream_t s) {
+  if constexpr (K == 5) {
+    if (v == "register_r4") return launch_register<K, 4, 1>(img, s);
+    if (v == "register_r16") return launch_register<K, 16, 1>(img, s);
+  }
+  if constexpr (K == 15) {
+    if (v == "register_r8") return launch_register<K, 8, 1>(img, s);
+  }
+  if constexpr (K == 5 || K == 15) {
+    if (v == "register_lb4") return launch_register<K, rows_for(K), 4>(img, s);
+  }
+  throw std::invalid_argument("conv2d: no tuning variant " + v + " at this mask");
 }
 
 // ---- separable: row pass then column pass ----
@@ -329,7 +346,9 @@ void launch_separable(const Image& img, float* tmp, cudaStream_t s) {
 template <int K>
 void launch_k(const std::string& v, const Image& img, float* tmp, cudaStream_t s) {
   if (v == "register") {
-    launch_register<K>(img, s);
+    launch_register<K, rows_for(K), 1>(img, s);
+  } else if (v.rfind("register_", 0) == 0) {
+    launch_tuning<K>(v, img, s);
   } else {
     launch_separable<K>(img, tmp, s);
   }
@@ -424,7 +443,7 @@ void launch(const char* variant, const Image& img, const float* mask, float* tmp
     tiled_output_kernel<<<grid_2d(img, block), block, 0, stream>>>(img.in, img.out, img.height,
                                                                    img.width, img.k);
     MEMLAB_CHECK_LAUNCH(tiled_output_kernel);
-  } else if (v == "register" || v == "separable") {
+  } else if (v.rfind("register", 0) == 0 || v == "separable") {
     dispatch(v, img, tmp, stream);
   } else {
     throw std::invalid_argument("conv2d: unknown variant " + v);
