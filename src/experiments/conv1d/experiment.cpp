@@ -111,7 +111,7 @@ std::optional<bench::Prediction> roofline(const Params& p) {
 // Tiling figures of each design at this mask (interior tile, 4-byte floats).
 void figures(const std::string& v, const Params& p, bench::Extras& x) {
   const int k = mask_of(p), r = k / 2;
-  double input_tile = 0, halo = r, shared = 0, reuse = 1, idle = 0;
+  double input_tile = 1, halo = r, shared = 0, reuse = 1, idle = 0;
   if (v == "tiled_input") {
     model::TilingParams tp;
     tp.output_tile = kTileThreads - (k - 1);
@@ -127,7 +127,7 @@ void figures(const std::string& v, const Params& p, bench::Extras& x) {
     input_tile = kTileThreads;  // in shared; + 2 r halo from the cache
     shared = 4.0 * kTileThreads;
     reuse = static_cast<double>(k) * kTileThreads / (kTileThreads + 2.0 * r);
-  } else if (v.rfind("register", 0) == 0) {
+  } else if (v == "register_f4") {
     const int h = (r + 3) / 4;
     input_tile = 4.0 * (2 * h + 1);  // register window per 4 outputs
     reuse = 4.0 * k / input_tile;    // taps per loaded float (L1 loads)
@@ -182,13 +182,7 @@ bench::Experiment make() {
   add(b, "tiled_output",
       "1024-output blocks, own inputs in shared, halo from global (L1/L2); mask in __constant__");
   add(b, "register_f4",
-      "4 outputs per thread from a register window of 16-byte loads, 2 groups per thread");
-  // TUNING (temporary): groups per thread, at K = 5 and 25.
-  const auto tuned = [](const Params& p) { return mask_of(p) == 5 || mask_of(p) == 25; };
-  add(b, "register_g1", "TUNING: register_f4 with 1 group per thread");
-  b.only_if(tuned);
-  add(b, "register_g4", "TUNING: register_f4 with 4 groups per thread");
-  b.only_if(tuned);
+      "4 outputs per thread from a register window of 16-byte loads, float4 stores");
   b.baseline("naive");
   return b.build();
 }

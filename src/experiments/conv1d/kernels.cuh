@@ -10,9 +10,9 @@
 //                 compute; K - 1 threads per block idle. Shared 4 KiB; reuse O*K / I ~ K.
 //   tiled_output  the seed's second design: blocks of O_TILE = 1024 outputs; shared holds only
 //                 the block's own 1024 inputs; the 2 r halo elements come from global (L1/L2).
-//   register_f4   each thread computes 4 consecutive outputs (one float4) twice (two groups a
-//                 block apart), from a register window of 4 (2H + 1) floats, H = ceil(r / 4),
-//                 loaded with 16-byte loads; neighbours' halo loads hit L1. No shared memory.
+//   register_f4   each thread computes 4 consecutive outputs (one float4) from a register window
+//                 of 4 (2H + 1) floats, H = ceil(r / 4), loaded with 16-byte loads; neighbours'
+//                 halo loads hit L1. No shared memory.
 //
 // Napkin math (H200, n = 2^28, K = 5): 2 GiB of useful traffic; at the ~4.2 TB/s of
 // device-to-device memcpy that is 0.51 ms. Flops 2 K n = 2.7 GFLOP (K = 5) to 13 GFLOP (K = 25):

@@ -223,16 +223,9 @@ bench::Experiment make() {
   b.only_if(separable_of).variant_flops([](const Params& p) {
     return 4.0 * mask_of(p) * pixels(p);
   });
-  // TUNING (temporary): rows per thread and a 64-register cap, at K = 5 and 15.
-  const auto k_is = [](int k) { return [k](const Params& p) { return mask_of(p) == k; }; };
+  // TUNING (temporary): 4 rows per thread at K = 5.
   add(b, "register_r4", "TUNING: register with 4 rows per thread");
-  b.only_if(k_is(5));
-  add(b, "register_r16", "TUNING: register with 16 rows per thread");
-  b.only_if(k_is(5));
-  add(b, "register_r8", "TUNING: register with 8 rows per thread");
-  b.only_if(k_is(15));
-  add(b, "register_lb4", "TUNING: register, __launch_bounds__(256, 4)");
-  b.only_if([](const Params& p) { return mask_of(p) == 5 || mask_of(p) == 15; });
+  b.only_if([](const Params& p) { return mask_of(p) == 5; });
   b.baseline("naive");
   return b.build();
 }

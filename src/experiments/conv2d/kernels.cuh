@@ -9,7 +9,7 @@
 //                 only load. Reuse (global reads per output, untiled / tiled) = K^2 O^2 / 32^2.
 //   tiled_output  32x16 output-tile blocks; shared holds the block's own 32x16 inputs (2 KiB); the
 //                 halo ring ((32 + 2r)(16 + 2r) - 512 pixels) comes from global via L1/L2.
-//   register      each thread computes R rows x 4 columns (R = 8 for K <= 7, else 4): it streams
+//   register      each thread computes R rows x 4 columns (R = 8 for K <= 5, else 4): it streams
 //                 R + K - 1 input rows, each a window of 4 (2H + 1) floats (H = ceil(r / 4)) read
 //                 with 16-byte loads, and adds each row into every output row it touches from
 //                 registers; the mask taps are constant-bank operands of the FMAs (fully unrolled).
