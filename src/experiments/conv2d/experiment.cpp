@@ -157,7 +157,7 @@ void figures(const std::string& v, const Params& p, bench::Extras& x) {
     input_tile = 32;  // 32 x 16 in shared; the halo ring from the cache
     shared = 4.0 * 32 * 16;
     reuse = static_cast<double>(k) * k * 512.0 / ((32.0 + 2 * r) * (16.0 + 2 * r));
-  } else if (v.rfind("register", 0) == 0) {
+  } else if (v == "register") {
     const int h = (r + 3) / 4, rows = register_rows(k);
     input_tile = 4.0 * (2 * h + 1);  // register window width per row, R + K - 1 rows
     reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
@@ -218,14 +218,11 @@ bench::Experiment make() {
       "seed 000: 32x32-thread blocks load input tile + halo into shared, (33-K)^2 compute");
   add(b, "tiled_output", "32x16 output-tile blocks, own inputs in shared, halo from L1/L2");
   add(b, "register",
-      "R x 4 outputs per thread, register window of 16-byte row loads, mask as FMA operands");
+      "R x 4 outputs per thread, register window of 16-byte row loads, mask in __constant__");
   add(b, "separable", "separable mask only: row pass + column pass through an intermediate");
   b.only_if(separable_of).variant_flops([](const Params& p) {
     return 4.0 * mask_of(p) * pixels(p);
   });
-  // TUNING (temporary): 4 rows per thread at K = 5.
-  add(b, "register_r4", "TUNING: register with 4 rows per thread");
-  b.only_if([](const Params& p) { return mask_of(p) == 5; });
   b.baseline("naive");
   return b.build();
 }

@@ -219,20 +219,12 @@ void launch_register(const Image& img, cudaStream_t s) {
 // 4 blocks of 256 threads per SM: a 64-register cap (measured on the H200 at 8192^2: 70% of
 // memcpy at K = 5 against 65% with the 70 registers ptxas picks without it; 54% against 53% of
 // the FP32 rate at K = 15). Rows per thread: 8 for K <= 5 (4 and 16 measured 69% and 48% at
-// K = 5 without the cap), 4 above (8 rows at K = 15: 49% against 53%; K = 7 with 8 rows spills).
+// K = 5 without the cap; 4 rows with the cap 72.7% against 73.6% at 16384^2), 4 above (8 rows at
+// K = 15: 49% against 53%; K = 7 with 8 rows spills).
 constexpr int kRegMinBlocks = 4;
 
 constexpr int rows_for(int k) {
   return k <= 5 ? 8 : 4;
-}
-
-// TUNING (temporary): 4 rows per thread at K = 5.
-template <int K>
-void launch_tuning(const std::string& v, const Image& img, cudaStream_t s) {
-  if constexpr (K == 5) {
-    if (v == "register_r4") return launch_register<K, 4, kRegMinBlocks>(img, s);
-  }
-  throw std::invalid_argument("conv2d: no tuning variant " + v + " at this mask");
 }
 
 // ---- separable: row pass then column pass ----
@@ -347,8 +339,6 @@ template <int K>
 void launch_k(const std::string& v, const Image& img, float* tmp, cudaStream_t s) {
   if (v == "register") {
     launch_register<K, rows_for(K), kRegMinBlocks>(img, s);
-  } else if (v.rfind("register_", 0) == 0) {
-    launch_tuning<K>(v, img, s);
   } else {
     launch_separable<K>(img, tmp, s);
   }
@@ -443,7 +433,7 @@ void launch(const char* variant, const Image& img, const float* mask, float* tmp
     tiled_output_kernel<<<grid_2d(img, block), block, 0, stream>>>(img.in, img.out, img.height,
                                                                    img.width, img.k);
     MEMLAB_CHECK_LAUNCH(tiled_output_kernel);
-  } else if (v.rfind("register", 0) == 0 || v == "separable") {
+  } else if (v == "register" || v == "separable") {
     dispatch(v, img, tmp, stream);
   } else {
     throw std::invalid_argument("conv2d: unknown variant " + v);

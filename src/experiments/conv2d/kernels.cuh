@@ -12,7 +12,8 @@
 //   register      each thread computes R rows x 4 columns (R = 8 for K <= 5, else 4): it streams
 //                 R + K - 1 input rows, each a window of 4 (2H + 1) floats (H = ceil(r / 4)) read
 //                 with 16-byte loads, and adds each row into every output row it touches from
-//                 registers; the mask taps are constant-bank operands of the FMAs (fully unrolled).
+//                 registers (fully unrolled per K; in the SASS no FFMA takes a c[0x3] operand:
+//                 the taps are loaded into registers, 465 LDC/ULDC for 3600 FFMA at K = 15).
 //                 No shared memory; the horizontal halo comes from L1 (the neighbouring lanes'
 //                 loads). 16-byte loads/stores need width % 4 == 0; otherwise 4-byte loads.
 //   separable     only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a
