@@ -1,0 +1,233 @@
+// Registration of the conv2d lesson (seed 000 sections 3-4).
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "conv1d/gpu_check.hpp"
+#include "conv2d/kernels.cuh"
+#include "conv2d/reference.hpp"
+#include "memlab/bench/experiment.hpp"
+#include "memlab/bench/parallel.hpp"
+#include "memlab/common/error.hpp"
+#include "memlab/cuda/buffer.hpp"
+#include "memlab/cuda/fill.hpp"
+#include "memlab/model/tiling.hpp"
+
+namespace memlab::lessons::conv2d {
+namespace {
+
+using bench::Params;
+
+// FP32 accumulation of up to 225 products against a double reference: the relative L2 error is
+// ~1e-7 (measured at the test points); 1e-5 holds for every mask here.
+constexpr double kTolerance = 1e-5;
+
+int mask_of(const Params& p) {
+  return static_cast<int>(p.n("mask"));
+}
+bool separable_of(const Params& p) {
+  return p.s("separable") == "yes";
+}
+double pixels(const Params& p) {
+  return static_cast<double>(p.n("height")) * static_cast<double>(p.n("width"));
+}
+
+struct State {
+  int height = 0, width = 0, k = 0;
+  DeviceBuffer<float> in, mask, out, ref, tmp;
+  bench::Check ref_check;
+  Image image() const { return Image{in.get(), out.get(), height, width, k}; }
+};
+
+void validate(const Params& p) {
+  const auto k = p.n("mask");
+  if (k % 2 == 0) {
+    throw UsageError(fmt::format("axis mask: {} is even; accepted: odd widths 1..{}", k, kMaxMask));
+  }
+  if (k > kMaxMask) {
+    throw UsageError(fmt::format(
+        "axis mask: {} is larger than the __constant__ mask buffer ({}x{} floats); accepted: odd "
+        "widths 1..{}",
+        k, kMaxMask, kMaxMask, kMaxMask));
+  }
+}
+
+State setup(const Params& p, std::uint64_t seed) {
+  State st;
+  st.height = static_cast<int>(p.n("height"));
+  st.width = static_cast<int>(p.n("width"));
+  st.k = mask_of(p);
+  const auto kk = static_cast<std::size_t>(st.k);
+  const std::size_t n = static_cast<std::size_t>(st.height) * static_cast<std::size_t>(st.width);
+  std::vector<float> m(kk * kk), row(kk), col(kk);
+  for (std::size_t j = 0; j < kk; ++j) {
+    row[j] = random_uniform(seed ^ 0x51, j, -1.0f, 1.0f);
+    col[j] = random_uniform(seed ^ 0x52, j, -1.0f, 1.0f);
+  }
+  for (std::size_t i = 0; i < kk; ++i) {
+    for (std::size_t j = 0; j < kk; ++j) {
+      m[i * kk + j] = separable_of(p) ? col[i] * row[j]
+                                      : random_uniform(seed ^ 0x3a5c, i * kk + j, -1.0f, 1.0f);
+    }
+  }
+  st.in = DeviceBuffer<float>(n);
+  st.out = DeviceBuffer<float>(n);
+  st.ref = DeviceBuffer<float>(n);
+  if (separable_of(p)) st.tmp = DeviceBuffer<float>(n);
+  st.mask = DeviceBuffer<float>(m.size());
+  st.mask.copy_from_host(m.data(), m.size());
+  upload_mask(m.data(), row.data(), col.data(), st.k);
+  fill_uniform(st.in.get(), n, seed, -1.0f, 1.0f, nullptr);
+  reference_gpu(Image{st.in.get(), st.ref.get(), st.height, st.width, st.k}, st.mask.get(),
+                nullptr);
+  MEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
+
+  // Anchor: the GPU reference against the CPU (double, same products in the same order) on every
+  // row of small points, on the K border rows at each side and 24 random rows of large ones.
+  const std::vector<int> rows = spot_rows(st.height, st.width, st.k, seed);
+  const auto w = static_cast<std::size_t>(st.width);
+  std::vector<float> got(rows.size() * w), want(rows.size() * w);
+  for (std::size_t t = 0; t < rows.size(); ++t) {
+    MEMLAB_CUDA_CHECK(cudaMemcpy(got.data() + t * w,
+                                 st.ref.get() + static_cast<std::size_t>(rows[t]) * w,
+                                 w * sizeof(float), cudaMemcpyDeviceToHost));
+  }
+  bench::parallel_for(rows.size(), [&](std::size_t b, std::size_t e) {
+    for (std::size_t t = b; t < e; ++t) {
+      reference_row(seed, st.height, st.width, m, st.k, rows[t], want.data() + t * w);
+    }
+  });
+  st.ref_check = bench::check_rel_l2(got.data(), want.data(), got.size(), 1e-9);
+  return st;
+}
+
+bench::Check check(State& st, const Params&, const std::string&) {
+  if (!st.ref_check.ok) {
+    bench::Check c = st.ref_check;
+    c.detail = "GPU reference disagrees with the CPU: " + c.detail;
+    return c;
+  }
+  const std::size_t n = static_cast<std::size_t>(st.height) * static_cast<std::size_t>(st.width);
+  return conv::compare_on_gpu(st.out.get(), st.ref.get(), n, kTolerance, nullptr);
+}
+
+double useful(const Params& p) {
+  return 8.0 * pixels(p);
+}
+double flops(const Params& p) {
+  return 2.0 * mask_of(p) * mask_of(p) * pixels(p);
+}
+
+std::optional<bench::Prediction> roofline(const Params& p) {
+  bench::Prediction pr;
+  pr.model = fmt::format("roofline: {:.0f} MB at the memcpy rate, 2 K^2 = {} flops per pixel",
+                         useful(p) / 1e6, 2 * mask_of(p) * mask_of(p));
+  pr.dram_bytes = useful(p);
+  pr.flops = flops(p);
+  return pr;
+}
+
+std::optional<bench::Prediction> separable_model(const Params& p) {
+  bench::Prediction pr;
+  pr.model = fmt::format(
+      "two passes: 2 x {:.0f} MB (the intermediate is written and read), 4 K "
+      "= {} flops per pixel",
+      useful(p) / 1e6, 4 * mask_of(p));
+  pr.dram_bytes = 2.0 * useful(p);
+  pr.flops = 4.0 * mask_of(p) * pixels(p);
+  return pr;
+}
+
+void figures(const std::string& v, const Params& p, bench::Extras& x) {
+  const int k = mask_of(p), r = k / 2;
+  double input_tile = 1, shared = 0, reuse = 1, idle = 0;
+  if (v == "tiled_input") {
+    model::TilingParams tp;
+    tp.output_tile = 33 - k;
+    tp.mask = k;
+    tp.dims = 2;
+    const model::TilingResult t = model::analyze_tiling(tp);
+    input_tile = t.input_tile;
+    shared = static_cast<double>(t.shared_bytes);
+    reuse = t.reuse;
+    idle = static_cast<double>(t.idle_threads);
+  } else if (v == "tiled_output") {
+    input_tile = 32;  // 32 x 16 in shared; the halo ring from the cache
+    shared = 4.0 * 32 * 16;
+    reuse = static_cast<double>(k) * k * 512.0 / ((32.0 + 2 * r) * (16.0 + 2 * r));
+  } else if (v == "register") {
+    const int h = (r + 3) / 4, rows = register_rows(k);
+    input_tile = 4.0 * (2 * h + 1);  // register window width per row, R + K - 1 rows
+    reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
+  } else if (v == "separable") {
+    input_tile = 0;
+    reuse = k / 2.0;  // K^2 / 2K: flops saved
+  }
+  x.figures = {{"input_tile", input_tile},
+               {"halo", r},
+               {"shared_bytes", shared},
+               {"reuse", reuse},
+               {"idle_threads", idle}};
+}
+
+void add(bench::ExperimentBuilder<State>& b, const char* name, const std::string& what) {
+  const std::string v = name;
+  b.variant(name, what,
+            [name](State& st, const Params&, cudaStream_t s) {
+              launch(name, st.image(), st.mask.get(), st.tmp.get(), s);
+            })
+      .predict(v == "separable" ? separable_model : roofline)
+      .inspect([v](State&, const Params& p, bench::Extras& x) { figures(v, p, x); });
+}
+
+bench::Experiment make() {
+  bench::ExperimentBuilder<State> b(
+      "conv2d", "2D convolution, zero ghost cells: constant mask, tiles with halo, registers");
+  b.bytes_convention("read the image once + write the output once: 8 bytes per pixel")
+      .int_axis("height", {"16384"}, {"8192"}, 1, 32768, "image rows")
+      .int_axis("width", {"16384"}, {"8192"}, 1, 32768, "image columns (floats)")
+      .int_axis("mask", {"5", "15"}, {"5"}, 1, 1001,
+                fmt::format("mask width K, odd, 1..{} (the __constant__ buffer)", kMaxMask))
+      .choice_axis("separable", {"no", "yes"}, {"no", "yes"}, {"yes"},
+                   "random K x K mask, or col x row (adds the separable variant)")
+      .test_point({{"height", "1"}, {"width", "1"}, {"mask", "5"}, {"separable", "no"}})
+      .test_point({{"height", "1"}, {"width", "7"}, {"mask", "3"}, {"separable", "yes"}})
+      .test_point({{"height", "33"}, {"width", "65"}, {"mask", "5"}, {"separable", "yes"}})
+      .test_point({{"height", "33"}, {"width", "65"}, {"mask", "15"}, {"separable", "no"}})
+      .test_point({{"height", "37"}, {"width", "260"}, {"mask", "7"}, {"separable", "yes"}})
+      .test_point({{"height", "1000"}, {"width", "999"}, {"mask", "5"}, {"separable", "no"}})
+      .test_point({{"height", "1000"}, {"width", "999"}, {"mask", "15"}, {"separable", "yes"}})
+      .test_point({{"height", "517"}, {"width", "1028"}, {"mask", "15"}, {"separable", "no"}})
+      .test_point({{"height", "129"}, {"width", "516"}, {"mask", "1"}, {"separable", "yes"}})
+      .test_point({{"height", "300"}, {"width", "4"}, {"mask", "9"}, {"separable", "yes"}})
+      .bytes(useful)
+      .flops(flops)
+      .footprint([](const Params& p) { return (separable_of(p) ? 16.0 : 12.0) * pixels(p); })
+      .validate(validate)
+      .setup(setup)
+      .poison([](State& st, const Params&, cudaStream_t s) {
+        st.out.fill_bytes(0xFF, s);
+        st.tmp.fill_bytes(0xFF, s);
+      })
+      .check(check);
+  add(b, "naive", "one thread per output; image and mask from global memory");
+  add(b, "const_mask", "one thread per output; mask in __constant__ (broadcast)");
+  add(b, "tiled_input",
+      "seed 000: 32x32-thread blocks load input tile + halo into shared, (33-K)^2 compute");
+  add(b, "tiled_output", "32x16 output-tile blocks, own inputs in shared, halo from L1/L2");
+  add(b, "register",
+      "R x 4 outputs per thread, register window of 16-byte row loads, mask in __constant__");
+  add(b, "separable", "separable mask only: row pass + column pass through an intermediate");
+  b.only_if(separable_of).variant_flops([](const Params& p) {
+    return 4.0 * mask_of(p) * pixels(p);
+  });
+  b.baseline("naive");
+  return b.build();
+}
+
+[[maybe_unused]] const bool registered = bench::register_experiment(make());
+
+}  // namespace
+}  // namespace memlab::lessons::conv2d

@@ -1,0 +1,450 @@
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "common/launch.hpp"
+#include "conv2d/kernels.cuh"
+
+namespace memlab::lessons::conv2d {
+namespace {
+
+using idx_t = long long;
+
+__constant__ float c_mask[kMaxMask * kMaxMask];
+__constant__ float c_row[kMaxMask];  // separable: M[i][j] = c_col[i] * c_row[j]
+__constant__ float c_col[kMaxMask];
+
+__device__ __forceinline__ idx_t at(int y, int x, int width) {
+  return static_cast<idx_t>(y) * width + x;
+}
+
+// naive: one thread per output, K^2 4-byte loads of the image (a warp's row of taps is 32 + K - 1
+// consecutive floats: coalesced, re-read from L1 by neighbouring lanes and rows) and K^2 uniform
+// loads of the mask from global memory.
+__global__ void naive_kernel(const float* in, const float* mask, float* out, int height, int width,
+                             int k) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x >= width || y >= height) return;
+  const int r = k / 2;
+  float acc = 0.0f;
+  for (int i = 0; i < k; ++i) {
+    const int yy = y - r + i;
+    if (yy < 0 || yy >= height) continue;
+    for (int j = 0; j < k; ++j) {
+      const int xx = x - r + j;
+      if (xx >= 0 && xx < width) acc += in[at(yy, xx, width)] * mask[i * k + j];
+    }
+  }
+  out[at(y, x, width)] = acc;
+}
+
+// const_mask: as naive, the mask from the constant cache (broadcast).
+__global__ void const_mask_kernel(const float* __restrict__ in, float* __restrict__ out, int height,
+                                  int width, int k) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x >= width || y >= height) return;
+  const int r = k / 2;
+  float acc = 0.0f;
+  for (int i = 0; i < k; ++i) {
+    const int yy = y - r + i;
+    if (yy < 0 || yy >= height) continue;
+    for (int j = 0; j < k; ++j) {
+      const int xx = x - r + j;
+      if (xx >= 0 && xx < width) acc += in[at(yy, xx, width)] * c_mask[i * k + j];
+    }
+  }
+  out[at(y, x, width)] = acc;
+}
+
+// tiled_input (seed 000): a 32x32-thread block loads the 32x32 input tile (4 KiB shared, one
+// coalesced 128-byte row per warp, ghost cells as zeros), then the O x O output threads
+// (O = 33 - K) compute from shared memory: per output K^2 shared reads, stride 1 across a warp's
+// row (conflict-free). Every input is fetched (32/O)^2 times from global over all tiles (the halo).
+constexpr int kTile = 32;
+__global__ void tiled_input_kernel(const float* __restrict__ in, float* __restrict__ out,
+                                   int height, int width, int k) {
+  __shared__ float tile[kTile][kTile];
+  const int o = kTile - k + 1, r = k / 2;
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int x = static_cast<int>(blockIdx.x) * o + tx, y = static_cast<int>(blockIdx.y) * o + ty;
+  const int xi = x - r, yi = y - r;
+  tile[ty][tx] = (xi >= 0 && xi < width && yi >= 0 && yi < height) ? in[at(yi, xi, width)] : 0.0f;
+  __syncthreads();
+  if (tx < o && ty < o && x < width && y < height) {
+    float acc = 0.0f;
+    for (int i = 0; i < k; ++i) {
+      for (int j = 0; j < k; ++j) acc += c_mask[i * k + j] * tile[ty + i][tx + j];
+    }
+    out[at(y, x, width)] = acc;
+  }
+}
+
+// tiled_output: 32x16-thread blocks, one output each; shared holds the block's own 32x16 inputs
+// (2 KiB, loaded once, coalesced); taps that fall in the halo ring are read from global (the
+// neighbouring blocks' tiles, usually in L2 or L1). Branch per tap: shared or global or ghost.
+constexpr int kOutW = 32, kOutH = 16;
+__global__ void tiled_output_kernel(const float* __restrict__ in, float* __restrict__ out,
+                                    int height, int width, int k) {
+  __shared__ float tile[kOutH][kOutW];
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int x0 = static_cast<int>(blockIdx.x) * kOutW, y0 = static_cast<int>(blockIdx.y) * kOutH;
+  const int x = x0 + tx, y = y0 + ty;
+  tile[ty][tx] = (x < width && y < height) ? in[at(y, x, width)] : 0.0f;
+  __syncthreads();
+  if (x >= width || y >= height) return;
+  const int r = k / 2;
+  float acc = 0.0f;
+  for (int i = 0; i < k; ++i) {
+    const int yy = y - r + i;
+    if (yy < 0 || yy >= height) continue;
+    for (int j = 0; j < k; ++j) {
+      const int xx = x - r + j;
+      if (xx < 0 || xx >= width) continue;
+      const float v = (yy >= y0 && yy < y0 + kOutH && xx >= x0 && xx < x0 + kOutW)
+                          ? tile[yy - y0][xx - x0]
+                          : in[at(yy, xx, width)];
+      acc += c_mask[i * k + j] * v;
+    }
+  }
+  out[at(y, x, width)] = acc;
+}
+
+// ---- register: R x 4 outputs per thread, a register window per input row ----
+template <int K>
+struct Win {
+  static constexpr int r = K / 2;
+  static constexpr int h = (r + 3) / 4;  // float4 groups of halo on each side
+  static constexpr int floats = 4 * (2 * h + 1);
+  static constexpr int off = 4 * h - r;  // window index of tap 0 of output column 0
+};
+
+// Loads row y, columns [x0 - 4h, x0 + 4 + 4h) into v; zeros outside the image.
+template <int K, bool kAligned>
+__device__ __forceinline__ void load_row(const float* __restrict__ in, int height, int width, int y,
+                                         int x0, float (&v)[Win<K>::floats]) {
+  constexpr int h = Win<K>::h;
+  if (y < 0 || y >= height) {
+#pragma unroll
+    for (int e = 0; e < Win<K>::floats; ++e) v[e] = 0.0f;
+    return;
+  }
+  const float* row = in + static_cast<idx_t>(y) * width;
+  if constexpr (kAligned) {  // width % 4 == 0: each float4 is wholly inside or outside
+#pragma unroll
+    for (int q = 0; q < 2 * h + 1; ++q) {
+      const int xs = x0 + 4 * (q - h);
+      float4 f = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (xs >= 0 && xs < width) f = __ldg(reinterpret_cast<const float4*>(row + xs));
+      v[4 * q] = f.x;
+      v[4 * q + 1] = f.y;
+      v[4 * q + 2] = f.z;
+      v[4 * q + 3] = f.w;
+    }
+  } else {
+#pragma unroll
+    for (int e = 0; e < Win<K>::floats; ++e) {
+      const int xs = x0 - 4 * h + e;
+      v[e] = (xs >= 0 && xs < width) ? __ldg(row + xs) : 0.0f;
+    }
+  }
+}
+
+template <int K, int R, bool kAligned, int kMinBlocks>
+__global__ void __launch_bounds__(256, kMinBlocks)
+    register_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
+  constexpr int r = Win<K>::r, off = Win<K>::off;
+  const int x0 = 4 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y0 = R * static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x0 >= width || y0 >= height) return;
+  float acc[R][4];
+#pragma unroll
+  for (int o = 0; o < R; ++o) {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) acc[o][c] = 0.0f;
+  }
+#pragma unroll
+  for (int iy = 0; iy < R + K - 1; ++iy) {
+    float v[Win<K>::floats];
+    load_row<K, kAligned>(in, height, width, y0 - r + iy, x0, v);
+#pragma unroll
+    for (int o = 0; o < R; ++o) {
+      const int i = iy - o;  // mask row that input row iy contributes to output row o
+      if (i >= 0 && i < K) {
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+#pragma unroll
+          for (int j = 0; j < K; ++j) {
+            acc[o][c] = fmaf(c_mask[i * K + j], v[off + c + j], acc[o][c]);
+          }
+        }
+      }
+    }
+  }
+#pragma unroll
+  for (int o = 0; o < R; ++o) {
+    const int y = y0 + o;
+    if (y >= height) break;
+    float* dst = out + static_cast<idx_t>(y) * width + x0;
+    if constexpr (kAligned) {
+      __stcs(reinterpret_cast<float4*>(dst),
+             make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]));
+    } else {
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        if (x0 + c < width) dst[c] = acc[o][c];
+      }
+    }
+  }
+}
+
+template <int K, int R, int kMinBlocks>
+void launch_register(const Image& img, cudaStream_t s) {
+  const dim3 block(32, 8);
+  const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), 4 * 32),
+                  blocks_for(static_cast<std::size_t>(img.height), 8 * R));
+  if (img.width % 4 == 0) {
+    register_kernel<K, R, true, kMinBlocks>
+        <<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+  } else {
+    // The 4-byte-load fallback needs a few more registers: 3 blocks per SM (no spills).
+    register_kernel<K, R, false, (kMinBlocks > 3 ? 3 : kMinBlocks)>
+        <<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+  }
+  MEMLAB_CHECK_LAUNCH(register_kernel);
+}
+
+// 4 blocks of 256 threads per SM: a 64-register cap (measured on the H200 at 8192^2: 70% of
+// memcpy at K = 5 against 65% with the 70 registers ptxas picks without it; 54% against 53% of
+// the FP32 rate at K = 15). Rows per thread: 8 for K <= 5 (4 and 16 measured 69% and 48% at
+// K = 5 without the cap; 4 rows with the cap 72.7% against 73.6% at 16384^2), 4 above (8 rows at
+// K = 15: 49% against 53%; K = 7 with 8 rows spills).
+constexpr int kRegMinBlocks = 4;
+
+constexpr int rows_for(int k) {
+  return k <= 5 ? 8 : 4;
+}
+
+// ---- separable: row pass then column pass ----
+// Row pass: 4 outputs per thread from a window of 4 (2h + 1) floats of one row (16-byte loads when
+// width % 4 == 0); K FMAs per output with c_row taps.
+template <int K, bool kAligned>
+__global__ void __launch_bounds__(256)
+    row_pass_kernel(const float* __restrict__ in, float* __restrict__ tmp, int height, int width) {
+  const int x0 = 4 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x0 >= width || y >= height) return;
+  float v[Win<K>::floats];
+  load_row<K, kAligned>(in, height, width, y, x0, v);
+  float o[4];
+#pragma unroll
+  for (int c = 0; c < 4; ++c) {
+    float acc = 0.0f;
+#pragma unroll
+    for (int j = 0; j < K; ++j) acc = fmaf(c_row[j], v[Win<K>::off + c + j], acc);
+    o[c] = acc;
+  }
+  float* dst = tmp + static_cast<idx_t>(y) * width + x0;
+  if constexpr (kAligned) {
+    *reinterpret_cast<float4*>(dst) = make_float4(o[0], o[1], o[2], o[3]);
+  } else {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      if (x0 + c < width) dst[c] = o[c];
+    }
+  }
+}
+
+// Column pass: each thread owns 4 columns x R rows and streams R + K - 1 rows of 4 floats (one
+// 16-byte load each) down the column, adding each into the outputs it touches (c_col taps).
+constexpr int kColRows = 8;
+template <int K, bool kAligned>
+__global__ void __launch_bounds__(256)
+    col_pass_kernel(const float* __restrict__ tmp, float* __restrict__ out, int height, int width) {
+  constexpr int r = K / 2, R = kColRows;
+  const int x0 = 4 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y0 = R * static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x0 >= width || y0 >= height) return;
+  float acc[R][4];
+#pragma unroll
+  for (int o = 0; o < R; ++o) {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) acc[o][c] = 0.0f;
+  }
+#pragma unroll
+  for (int iy = 0; iy < R + K - 1; ++iy) {
+    const int y = y0 - r + iy;
+    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (y >= 0 && y < height) {
+      const float* row = tmp + static_cast<idx_t>(y) * width + x0;
+      if constexpr (kAligned) {
+        const float4 f = __ldg(reinterpret_cast<const float4*>(row));
+        v[0] = f.x;
+        v[1] = f.y;
+        v[2] = f.z;
+        v[3] = f.w;
+      } else {
+#pragma unroll
+        for (int c = 0; c < 4; ++c) v[c] = (x0 + c < width) ? __ldg(row + c) : 0.0f;
+      }
+    }
+#pragma unroll
+    for (int o = 0; o < R; ++o) {
+      const int i = iy - o;
+      if (i >= 0 && i < K) {
+#pragma unroll
+        for (int c = 0; c < 4; ++c) acc[o][c] = fmaf(c_col[i], v[c], acc[o][c]);
+      }
+    }
+  }
+#pragma unroll
+  for (int o = 0; o < R; ++o) {
+    const int y = y0 + o;
+    if (y >= height) break;
+    float* dst = out + static_cast<idx_t>(y) * width + x0;
+    if constexpr (kAligned) {
+      __stcs(reinterpret_cast<float4*>(dst),
+             make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]));
+    } else {
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        if (x0 + c < width) dst[c] = acc[o][c];
+      }
+    }
+  }
+}
+
+template <int K>
+void launch_separable(const Image& img, float* tmp, cudaStream_t s) {
+  const dim3 block(32, 8);
+  const auto w = static_cast<std::size_t>(img.width), h = static_cast<std::size_t>(img.height);
+  const dim3 grid_row(blocks_for(w, 4 * 32), blocks_for(h, 8));
+  const dim3 grid_col(blocks_for(w, 4 * 32), blocks_for(h, 8 * kColRows));
+  if (img.width % 4 == 0) {
+    row_pass_kernel<K, true><<<grid_row, block, 0, s>>>(img.in, tmp, img.height, img.width);
+    MEMLAB_CHECK_LAUNCH(row_pass_kernel);
+    col_pass_kernel<K, true><<<grid_col, block, 0, s>>>(tmp, img.out, img.height, img.width);
+    MEMLAB_CHECK_LAUNCH(col_pass_kernel);
+  } else {
+    row_pass_kernel<K, false><<<grid_row, block, 0, s>>>(img.in, tmp, img.height, img.width);
+    MEMLAB_CHECK_LAUNCH(row_pass_kernel);
+    col_pass_kernel<K, false><<<grid_col, block, 0, s>>>(tmp, img.out, img.height, img.width);
+    MEMLAB_CHECK_LAUNCH(col_pass_kernel);
+  }
+}
+
+template <int K>
+void launch_k(const std::string& v, const Image& img, float* tmp, cudaStream_t s) {
+  if (v == "register") {
+    launch_register<K, rows_for(K), kRegMinBlocks>(img, s);
+  } else {
+    launch_separable<K>(img, tmp, s);
+  }
+}
+
+void dispatch(const std::string& v, const Image& img, float* tmp, cudaStream_t s) {
+  switch (img.k) {
+    case 1:
+      return launch_k<1>(v, img, tmp, s);
+    case 3:
+      return launch_k<3>(v, img, tmp, s);
+    case 5:
+      return launch_k<5>(v, img, tmp, s);
+    case 7:
+      return launch_k<7>(v, img, tmp, s);
+    case 9:
+      return launch_k<9>(v, img, tmp, s);
+    case 11:
+      return launch_k<11>(v, img, tmp, s);
+    case 13:
+      return launch_k<13>(v, img, tmp, s);
+    case 15:
+      return launch_k<15>(v, img, tmp, s);
+    default:
+      throw std::invalid_argument("conv2d: unsupported mask width " + std::to_string(img.k));
+  }
+}
+
+// Reference: one thread per output, double accumulation, everything from global memory.
+__global__ void reference_kernel(const float* __restrict__ in, const float* __restrict__ mask,
+                                 float* __restrict__ out, int height, int width, int k) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x >= width || y >= height) return;
+  const int r = k / 2;
+  double acc = 0.0;
+  for (int i = 0; i < k; ++i) {
+    const int yy = y - r + i;
+    if (yy < 0 || yy >= height) continue;
+    for (int j = 0; j < k; ++j) {
+      const int xx = x - r + j;
+      if (xx >= 0 && xx < width) {
+        acc += static_cast<double>(in[at(yy, xx, width)]) * static_cast<double>(mask[i * k + j]);
+      }
+    }
+  }
+  out[at(y, x, width)] = static_cast<float>(acc);
+}
+
+dim3 grid_2d(const Image& img, dim3 block) {
+  return dim3(blocks_for(static_cast<std::size_t>(img.width), block.x),
+              blocks_for(static_cast<std::size_t>(img.height), block.y));
+}
+
+}  // namespace
+
+int register_rows(int k) {
+  return rows_for(k);
+}
+
+void upload_mask(const float* mask, const float* row, const float* col, int k) {
+  if (k < 1 || k > kMaxMask) throw std::invalid_argument("conv2d: mask width out of range");
+  const auto kk = static_cast<std::size_t>(k);
+  MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_mask, mask, kk * kk * sizeof(float)));
+  if (row != nullptr) MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_row, row, kk * sizeof(float)));
+  if (col != nullptr) MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_col, col, kk * sizeof(float)));
+}
+
+void launch(const char* variant, const Image& img, const float* mask, float* tmp,
+            cudaStream_t stream) {
+  const std::string v = variant;
+  if (v == "naive" || v == "const_mask") {
+    const dim3 block(32, 8);
+    if (v == "naive") {
+      naive_kernel<<<grid_2d(img, block), block, 0, stream>>>(img.in, mask, img.out, img.height,
+                                                              img.width, img.k);
+      MEMLAB_CHECK_LAUNCH(naive_kernel);
+    } else {
+      const_mask_kernel<<<grid_2d(img, block), block, 0, stream>>>(img.in, img.out, img.height,
+                                                                   img.width, img.k);
+      MEMLAB_CHECK_LAUNCH(const_mask_kernel);
+    }
+  } else if (v == "tiled_input") {
+    const auto o = static_cast<unsigned>(kTile - img.k + 1);
+    const dim3 block(kTile, kTile);
+    const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), o),
+                    blocks_for(static_cast<std::size_t>(img.height), o));
+    tiled_input_kernel<<<grid, block, 0, stream>>>(img.in, img.out, img.height, img.width, img.k);
+    MEMLAB_CHECK_LAUNCH(tiled_input_kernel);
+  } else if (v == "tiled_output") {
+    const dim3 block(kOutW, kOutH);
+    tiled_output_kernel<<<grid_2d(img, block), block, 0, stream>>>(img.in, img.out, img.height,
+                                                                   img.width, img.k);
+    MEMLAB_CHECK_LAUNCH(tiled_output_kernel);
+  } else if (v == "register" || v == "separable") {
+    dispatch(v, img, tmp, stream);
+  } else {
+    throw std::invalid_argument("conv2d: unknown variant " + v);
+  }
+}
+
+void reference_gpu(const Image& img, const float* mask, cudaStream_t stream) {
+  const dim3 block(32, 8);
+  reference_kernel<<<grid_2d(img, block), block, 0, stream>>>(img.in, mask, img.out, img.height,
+                                                              img.width, img.k);
+  MEMLAB_CHECK_LAUNCH(reference_kernel);
+}
+
+}  // namespace memlab::lessons::conv2d
