@@ -13,8 +13,9 @@
 namespace memlab::cli {
 
 void add_info_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("info", "Show the device: SMs, clocks, L2, shared memory, copy "
-                                         "engines, theoretical peaks");
+  auto* cmd = app.add_subcommand("info",
+                                 "Show the device: SMs, clocks, L2, shared memory, copy "
+                                 "engines, theoretical peaks");
   auto device = std::make_shared<int>(0);
   cmd->add_option("-d,--device", *device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
   cmd->callback([&exit_code, device] {
@@ -26,8 +27,8 @@ void add_info_command(CLI::App& app, int& exit_code) {
       return;
     }
     if (*device >= count) {
-      throw UsageError(fmt::format("--device: {} does not exist; accepted: 0..{}", *device,
-                                   count - 1));
+      throw UsageError(
+          fmt::format("--device: {} does not exist; accepted: 0..{}", *device, count - 1));
     }
     const DeviceInfo d = query_device(*device);
     bench::Context c;

@@ -88,9 +88,10 @@ std::vector<bench::Plan> make_plans(const RunArgs& a) {
       }
     }
     if (!found) {
-      throw UsageError(fmt::format("-v/--variants: '{}' is not a variant of the selected "
-                                   "experiments; accepted: {}",
-                                   f, accepted));
+      throw UsageError(
+          fmt::format("-v/--variants: '{}' is not a variant of the selected "
+                      "experiments; accepted: {}",
+                      f, accepted));
     }
   }
   // Axis overrides: each axis must belong to at least one selected experiment.
@@ -106,14 +107,16 @@ std::vector<bench::Plan> make_plans(const RunArgs& a) {
       }
     }
     if (!known) {
-      throw UsageError(fmt::format("-a/--axis: '{}' is not an axis of the selected experiments; "
-                                   "accepted: {}",
-                                   name, accepted.empty() ? "(none)" : accepted));
+      throw UsageError(
+          fmt::format("-a/--axis: '{}' is not an axis of the selected experiments; "
+                      "accepted: {}",
+                      name, accepted.empty() ? "(none)" : accepted));
     }
     if (overrides.count(name) != 0) {
-      throw UsageError(fmt::format("-a/--axis: '{}' given twice; give all values at once: "
-                                   "{}=V1,V2",
-                                   name, name));
+      throw UsageError(
+          fmt::format("-a/--axis: '{}' given twice; give all values at once: "
+                      "{}=V1,V2",
+                      name, name));
     }
     overrides[name] = values;
   }
@@ -151,8 +154,8 @@ void print_plan(const std::vector<bench::Plan>& plans) {
       for (const auto* v : p.variants) {
         if (!v->applies_to(point)) continue;
         const double bytes = v->bytes ? v->bytes(point) : (e.bytes ? e.bytes(point) : 0.0);
-        std::string line = fmt::format("      {:<22} useful bytes {}", v->name,
-                                       bench::format_bytes(bytes));
+        std::string line =
+            fmt::format("      {:<22} useful bytes {}", v->name, bench::format_bytes(bytes));
         if (v->predict) {
           try {
             if (auto pred = v->predict(point)) line += "; model: " + pred->model;
@@ -168,17 +171,18 @@ void print_plan(const std::vector<bench::Plan>& plans) {
 
 int run(const RunArgs& a, const std::string& command_line) {
   if (a.min_samples < 10 || a.min_samples > 100000) {
-    throw UsageError(fmt::format("--min-samples: {} is out of range; accepted: 10..100000",
-                                 a.min_samples));
+    throw UsageError(
+        fmt::format("--min-samples: {} is out of range; accepted: 10..100000", a.min_samples));
   }
   if (!(a.noise > 0 && a.noise < 1)) {
-    throw UsageError(fmt::format("--noise: {} is out of range; accepted: a fraction in (0, 1), "
-                                 "e.g. 0.005",
-                                 a.noise));
+    throw UsageError(
+        fmt::format("--noise: {} is out of range; accepted: a fraction in (0, 1), "
+                    "e.g. 0.005",
+                    a.noise));
   }
   if (a.budget != -1 && !(a.budget > 0 && a.budget <= 600)) {
-    throw UsageError(fmt::format("--budget: {} is out of range; accepted: seconds in (0, 600]",
-                                 a.budget));
+    throw UsageError(
+        fmt::format("--budget: {} is out of range; accepted: seconds in (0, 600]", a.budget));
   }
   std::uint64_t seed = 0;
   if (a.seed.empty()) {
@@ -197,8 +201,8 @@ int run(const RunArgs& a, const std::string& command_line) {
     return kExitCuda;
   }
   if (a.device >= count) {
-    throw UsageError(fmt::format("--device: {} does not exist; accepted: 0..{}", a.device,
-                                 count - 1));
+    throw UsageError(
+        fmt::format("--device: {} does not exist; accepted: 0..{}", a.device, count - 1));
   }
   MEMLAB_CUDA_CHECK(cudaSetDevice(a.device));
   const DeviceInfo device = query_device(a.device);
@@ -216,10 +220,11 @@ int run(const RunArgs& a, const std::string& command_line) {
     for (const auto& point : p.points) {
       const double need = (p.experiment->footprint ? p.experiment->footprint(point) : 0.0) + flush;
       if (need > 0.95 * static_cast<double>(free_bytes)) {
-        throw UsageError(fmt::format("axis {} of {}: needs {} of device memory, {} is free; "
-                                     "accepted: smaller sizes",
-                                     point.label(), p.experiment->name, bench::format_bytes(need),
-                                     bench::format_bytes(static_cast<double>(free_bytes))));
+        throw UsageError(
+            fmt::format("axis {} of {}: needs {} of device memory, {} is free; "
+                        "accepted: smaller sizes",
+                        point.label(), p.experiment->name, bench::format_bytes(need),
+                        bench::format_bytes(static_cast<double>(free_bytes))));
       }
     }
   }
@@ -256,9 +261,10 @@ int run(const RunArgs& a, const std::string& command_line) {
     c.pcie_width = clocks->pcie_width;
   }
   std::cout << report::render_device(device, &c);
-  std::cout << fmt::format("seed {}; L2 {}; GB/s count useful bytes (each input read once, each "
-                           "output written once)\n",
-                           seed, a.warm ? "warm (not flushed)" : "flushed before every sample");
+  std::cout << fmt::format(
+      "seed {}; L2 {}; GB/s count useful bytes (each input read once, each "
+      "output written once)\n",
+      seed, a.warm ? "warm (not flushed)" : "flushed before every sample");
 
   bench::Runner runner(device, options);
   if (!a.verify_only) report.memcpy_d2d = runner.measure_memcpy_ceiling(ceiling_bytes);

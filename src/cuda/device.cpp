@@ -34,7 +34,8 @@ int device_count_or_zero(std::string* why) {
   const cudaError_t code = cudaGetDeviceCount(&count);
   if (code != cudaSuccess) {
     cudaGetLastError();  // clear the sticky-free error state
-    if (why != nullptr) *why = fmt::format("{}: {}", cudaGetErrorName(code), cudaGetErrorString(code));
+    if (why != nullptr)
+      *why = fmt::format("{}: {}", cudaGetErrorName(code), cudaGetErrorString(code));
     if (is_no_device_error(code)) return 0;
     throw CudaError(code, "cudaGetDeviceCount(&count)", __FILE__, __LINE__);
   }
@@ -52,8 +53,7 @@ DeviceInfo query_device(int ordinal) {
   d.cc_minor = prop.minor;
   d.sm_count = prop.multiProcessorCount;
   MEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&d.sm_clock_khz, cudaDevAttrClockRate, ordinal));
-  MEMLAB_CUDA_CHECK(
-      cudaDeviceGetAttribute(&d.mem_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
+  MEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&d.mem_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
   d.bus_width_bits = prop.memoryBusWidth;
   d.global_mem_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
   d.l2_bytes = prop.l2CacheSize;

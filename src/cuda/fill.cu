@@ -44,8 +44,8 @@ void fill_uniform(float* data, std::size_t n, std::uint64_t seed, float lo, floa
 
 void fill_random_bytes(void* data, std::size_t bytes, std::uint64_t seed, cudaStream_t stream) {
   if (bytes == 0) return;
-  fill_bytes_kernel<<<grid_for(bytes / 8 + 1), 256, 0, stream>>>(
-      static_cast<unsigned char*>(data), bytes, seed);
+  fill_bytes_kernel<<<grid_for(bytes / 8 + 1), 256, 0, stream>>>(static_cast<unsigned char*>(data),
+                                                                 bytes, seed);
   MEMLAB_CHECK_LAUNCH(fill_bytes_kernel);
 }
 

@@ -36,8 +36,8 @@ TEST_P(LessonTest, EveryVariantMatchesTheReferenceAtEveryTestPoint) {
       if (!v.applies_to(p)) continue;
       for (int run = 0; run < 2; ++run) {
         const Check c = verify_variant(*e, *instance, p, v, stream);
-        EXPECT_TRUE(c.ok) << e->name << " " << v.name << " " << p.label() << " run " << run
-                          << ": " << c.detail;
+        EXPECT_TRUE(c.ok) << e->name << " " << v.name << " " << p.label() << " run " << run << ": "
+                          << c.detail;
         ++checked;
       }
     }

@@ -34,7 +34,9 @@ TEST(Stats, OneSampleHasNoSpread) {
   EXPECT_DOUBLE_EQ(s.relative_error(), 0.0);
 }
 
-TEST(Stats, EmptyIsAnError) { EXPECT_THROW(summarize({}), std::invalid_argument); }
+TEST(Stats, EmptyIsAnError) {
+  EXPECT_THROW(summarize({}), std::invalid_argument);
+}
 
 TEST(Params, IntegersWithSuffixesAndPowers) {
   EXPECT_EQ(parse_integer("4096", "n"), 4096);

@@ -25,8 +25,12 @@ __device__ __forceinline__ float4 apply4(float4 a, float4 b, float s, float fill
                      apply<op>(a.z, b.z, s, fill), apply<op>(a.w, b.w, s, fill));
 }
 
-constexpr bool reads_a(Op op) { return op != Op::Fill; }
-constexpr bool reads_b(Op op) { return op == Op::Add || op == Op::Triad; }
+constexpr bool reads_a(Op op) {
+  return op != Op::Fill;
+}
+constexpr bool reads_b(Op op) {
+  return op == Op::Add || op == Op::Triad;
+}
 
 template <Op op>
 __device__ __forceinline__ void one(const Args& x, std::size_t i) {
@@ -110,7 +114,8 @@ template <Op op, bool streaming>
 __global__ void f4_unroll4(Args x) {
   constexpr int kUnroll = 4;
   const std::size_t n4 = x.n / 4;
-  const std::size_t base = static_cast<std::size_t>(blockIdx.x) * blockDim.x * kUnroll + threadIdx.x;
+  const std::size_t base =
+      static_cast<std::size_t>(blockIdx.x) * blockDim.x * kUnroll + threadIdx.x;
   const float4 z = make_float4(0, 0, 0, 0);
   float4 a[kUnroll], b[kUnroll];
 #pragma unroll
