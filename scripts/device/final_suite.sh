@@ -19,7 +19,7 @@ for tool in memcheck racecheck synccheck; do
   echo "=== $tool" >>"$OUT/sanitize.log"
   args=()
   [ "$tool" = memcheck ] || args=(--gtest_filter="$filter")
-  timeout 120 compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 \
+  MEMLAB_UNDER_SANITIZER=1 timeout 120 compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 \
     "$BUILD/memlab_gpu_tests" "${args[@]}" >>"$OUT/sanitize.log" 2>&1
   echo "compute-sanitizer $tool: exit $?"
 done

@@ -19,7 +19,7 @@ while (($#)); do
       # reported: the events lesson provokes cudaErrorNotReady on purpose.
       for tool in memcheck racecheck synccheck; do
         echo "=== compute-sanitizer --tool $tool" >>"$OUT/sanitize.log"
-        compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 "$BUILD/memlab_gpu_tests" \
+        MEMLAB_UNDER_SANITIZER=1 compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 "$BUILD/memlab_gpu_tests" \
           >>"$OUT/sanitize.log" 2>&1
         rc=$?
         echo "compute-sanitizer $tool: exit $rc"
