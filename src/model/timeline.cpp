@@ -170,6 +170,10 @@ TimelineResult simulate_timeline(const TimelineParams& p) {
   // engine never blocks; with in-order queues it still launches in queue order (engine_free then
   // holds the last launch time).
   std::vector<double> engine_free(kEngineKinds, 0.0);
+  // With per-stream queues, an engine that can start several streams' heads at the same time
+  // keeps serving the stream it served last (the H200 drains one stream's copies back to back:
+  // seen in the streams lesson's Gantt charts, docs/streams.md); otherwise the earliest issued.
+  std::vector<int> engine_stream(kEngineKinds, -1);
   for (int done = 0; done < count; ++done) {
     int best = -1;
     double best_start = std::numeric_limits<double>::infinity();
@@ -182,7 +186,14 @@ TimelineResult simulate_timeline(const TimelineParams& p) {
       if (serialized(e) || p.queueing == Queueing::kInOrder) {
         start = std::max(start, engine_free[static_cast<int>(e)]);
       }
-      if (start < best_start || (start == best_start && i < ops[best].issue_index)) {
+      auto sticky = [&](int k) {
+        return p.queueing == Queueing::kPerStream &&
+               ops[k].stream == engine_stream[static_cast<int>(ops[k].engine)];
+      };
+      const bool better = start < best_start ||
+                          (start == best_start &&
+                           (sticky(i) != sticky(best) ? sticky(i) : i < ops[best].issue_index));
+      if (better) {
         best = i;
         best_start = start;
       }
@@ -213,6 +224,7 @@ TimelineResult simulate_timeline(const TimelineParams& p) {
     scheduled[best] = true;
     const int e = static_cast<int>(op.engine);
     engine_free[e] = serialized(op.engine) ? op.end : op.start;
+    engine_stream[e] = op.stream;
   }
 
   for (int e = 0; e < kEngineKinds; ++e) {

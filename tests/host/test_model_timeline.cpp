@@ -121,6 +121,20 @@ TEST(TimelineModel, Seed000VecAddLoop) {
   EXPECT_EQ(rounds.operations[6].segment, 2);
 }
 
+// Per-stream queues: an engine that can serve several streams at once keeps draining the stream
+// it served last (seen on the H200: docs/streams.md). Breadth-first, 4 unit segments, 2 streams:
+// H0 H2 (stream 0) go first, so K0 starts at 2 and the pipeline ends at 8; serving the streams
+// round-robin (H0 H1 H2 H3) would delay K0 to 3 and end at 9.
+TEST(TimelineModel, PerStreamEnginesDrainOneStreamFirst) {
+  auto p = pipeline(4, 1, 1, 1, 2, 3, m::IssueOrder::kBreadthFirst);
+  p.queueing = m::Queueing::kPerStream;
+  const auto r = m::simulate_timeline(p);
+  EXPECT_DOUBLE_EQ(find(r, 2, m::Stage::kH2D).start, 1.0);
+  EXPECT_DOUBLE_EQ(find(r, 1, m::Stage::kH2D).start, 2.0);
+  EXPECT_DOUBLE_EQ(find(r, 0, m::Stage::kKernel).start, 2.0);
+  EXPECT_DOUBLE_EQ(r.makespan, 8.0);
+}
+
 TEST(TimelineModel, OneStreamIsSerial) {
   for (int engines : {1, 2}) {
     for (auto order : {m::IssueOrder::kDepthFirst, m::IssueOrder::kBreadthFirst}) {
