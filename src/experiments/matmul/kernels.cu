@@ -321,6 +321,208 @@ __global__ void __launch_bounds__(kThreads, 2)
   store_c<kGuard>(C, M, N, m0, n0, u, acc);
 }
 
+// ---- candidates (temporary) ----
+
+// Block index -> (block row, block column). kGroup == 0: row-major (blockIdx.x along N). Else
+// grouped rasterization: consecutive block ids walk kGroup block rows down one block column, then
+// the next column, so the blocks resident at one time share fewer distinct A rows and B columns
+// (better L2 reuse). A bijection on the grid for any grid shape.
+template <int kGroup>
+__device__ __forceinline__ void block_coords(int& bm, int& bn) {
+  if constexpr (kGroup == 0) {
+    bm = static_cast<int>(blockIdx.y);
+    bn = static_cast<int>(blockIdx.x);
+  } else {
+    const int gn = static_cast<int>(gridDim.x), gm = static_cast<int>(gridDim.y);
+    const int pid = static_cast<int>(blockIdx.y) * gn + static_cast<int>(blockIdx.x);
+    const int per_group = kGroup * gn;
+    const int first = (pid / per_group) * kGroup;
+    const int rows = min(gm - first, kGroup);
+    const int r = pid % per_group;
+    bm = first + r % rows;
+    bn = r / rows;
+  }
+}
+
+// The fragments of one k step: a thread's 8 A values and 8 B values (two LDS.128 each).
+struct Frag {
+  float4 a0, a1, b0, b1;
+};
+
+__device__ __forceinline__ Frag load_frag(const float* As, const float* Bs, const Micro& u, int k) {
+  constexpr int lda = kBM + 4;
+  Frag f;
+  f.a0 = *reinterpret_cast<const float4*>(As + k * lda + u.mbase);
+  f.a1 = *reinterpret_cast<const float4*>(As + k * lda + u.mbase + u.mstep);
+  f.b0 = *reinterpret_cast<const float4*>(Bs + k * kBN + u.nbase);
+  f.b1 = *reinterpret_cast<const float4*>(Bs + k * kBN + u.nbase + u.nstep);
+  return f;
+}
+
+__device__ __forceinline__ void fma_frag(const Frag& f, float (&acc)[8][8]) {
+  const float a[8] = {f.a0.x, f.a0.y, f.a0.z, f.a0.w, f.a1.x, f.a1.y, f.a1.z, f.a1.w};
+  const float b[8] = {f.b0.x, f.b0.y, f.b0.z, f.b0.w, f.b1.x, f.b1.y, f.b1.z, f.b1.w};
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+  }
+}
+
+// double_buffer + grouped rasterization (kGroup) and, with kRegDb, register double buffering of the
+// fragments: step k's FMAs run while step k + 1's LDS.128 are in flight; at the last step of a
+// tile the staged next tile is stored to the other buffer, one barrier, and the first fragment of
+// the next tile is read. No branches in the loop: the last tile reloads itself (harmless).
+template <bool kGuard, int kGroup, bool kRegDb>
+__global__ void __launch_bounds__(kThreads, 2)
+    cand_db_kernel(int M, int N, int K, const float* __restrict__ A, const float* __restrict__ B,
+                   float* __restrict__ C) {
+  constexpr int kPad = 4;
+  __shared__ __align__(16) float As[2][kBK * (kBM + kPad)];
+  __shared__ __align__(16) float Bs[2][kBK * kBN];
+  const int tid = static_cast<int>(threadIdx.x);
+  int bm = 0, bn = 0;
+  block_coords<kGroup>(bm, bn);
+  const int m0 = bm * kBM, n0 = bn * kBN;
+  const Micro u = micro_of<true>(tid);
+  float acc[8][8] = {};
+  const int tiles = (K + kBK - 1) / kBK;
+  store_stage<kPad>(load_stage<kGuard>(A, B, M, N, K, m0, n0, 0, tid), As[0], Bs[0], tid);
+  __syncthreads();
+  if constexpr (kRegDb) {
+    Frag f[2];
+    f[0] = load_frag(As[0], Bs[0], u, 0);
+    for (int t = 0; t < tiles; ++t) {
+      const int cur = t & 1;
+      const Stage next =
+          load_stage<kGuard>(A, B, M, N, K, m0, n0, min(t + 1, tiles - 1) * kBK, tid);
+#pragma unroll
+      for (int k = 0; k < kBK; ++k) {
+        if (k == kBK - 1) {
+          store_stage<kPad>(next, As[cur ^ 1], Bs[cur ^ 1], tid);
+          __syncthreads();
+          f[(k + 1) % 2] = load_frag(As[cur ^ 1], Bs[cur ^ 1], u, 0);
+        } else {
+          f[(k + 1) % 2] = load_frag(As[cur], Bs[cur], u, k + 1);
+        }
+        fma_frag(f[k % 2], acc);
+      }
+    }
+  } else {
+    for (int t = 0; t < tiles; ++t) {
+      const int cur = t & 1;
+      Stage next{};
+      const bool more = t + 1 < tiles;
+      if (more) next = load_stage<kGuard>(A, B, M, N, K, m0, n0, (t + 1) * kBK, tid);
+      compute_stage<kPad>(As[cur], Bs[cur], u, acc);
+      if (more) store_stage<kPad>(next, As[cur ^ 1], Bs[cur ^ 1], tid);
+      __syncthreads();
+    }
+  }
+  store_c<kGuard>(C, M, N, m0, n0, u, acc);
+}
+
+__device__ __forceinline__ void cp_async4(float* smem, const float* gmem, bool valid) {
+  const auto s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(gmem),
+               "r"(valid ? 4 : 0)
+               : "memory");
+}
+__device__ __forceinline__ void cp_async16(float* smem, const float* gmem) {
+  const auto s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+}
+
+// Copies k tile `t` straight from global to shared memory (no staging registers): A transposed by
+// four 4-byte copies per thread (zero-filled outside the matrix), B by one 16-byte copy (fast
+// path) or four zero-filled 4-byte copies.
+template <bool kGuard>
+__device__ __forceinline__ void issue_tile(const float* __restrict__ A, const float* __restrict__ B,
+                                           int M, int N, int K, int m0, int n0, int k0, float* As,
+                                           float* Bs, int tid) {
+  constexpr int lda = kBM + 4;
+  const int ar = tid / 2, ac = (tid % 2) * 4;
+  const int br = tid / 32, bc = (tid % 32) * 4;
+  const int am = m0 + ar, bk = k0 + br;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const int ak = k0 + ac + j;
+    const bool ok = !kGuard || (am < M && ak < K);
+    cp_async4(As + (ac + j) * lda + ar, ok ? A + am * K + ak : A, ok);
+  }
+  if constexpr (!kGuard) {
+    cp_async16(Bs + br * kBN + bc, B + bk * N + n0 + bc);
+  } else {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int bnn = n0 + bc + j;
+      const bool ok = bk < K && bnn < N;
+      cp_async4(Bs + br * kBN + bc + j, ok ? B + bk * N + bnn : B, ok);
+    }
+  }
+}
+
+// kStages shared stages filled by cp.async (kStages - 1 tiles in flight), register double
+// buffering of the fragments, grouped rasterization. Tile t + kStages - 1 is issued at step 0 of
+// tile t into the stage tile t - 1 used (all its reads preceded the barrier that ended tile t - 1);
+// at the last step, wait until tile t + 1 has landed, one barrier, read its first fragment.
+template <bool kGuard, int kGroup, int kStages>
+__global__ void __launch_bounds__(kThreads, 2)
+    cand_async_kernel(int M, int N, int K, const float* __restrict__ A, const float* __restrict__ B,
+                      float* __restrict__ C) {
+  constexpr int kA = kBK * (kBM + 4), kB = kBK * kBN;
+  __shared__ __align__(16) float As[kStages][kA];
+  __shared__ __align__(16) float Bs[kStages][kB];
+  const int tid = static_cast<int>(threadIdx.x);
+  int bm = 0, bn = 0;
+  block_coords<kGroup>(bm, bn);
+  const int m0 = bm * kBM, n0 = bn * kBN;
+  const Micro u = micro_of<true>(tid);
+  float acc[8][8] = {};
+  const int tiles = (K + kBK - 1) / kBK;
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < tiles) issue_tile<kGuard>(A, B, M, N, K, m0, n0, s * kBK, As[s], Bs[s], tid);
+    cp_async_commit();
+  }
+  cp_async_wait<kStages - 2>();
+  __syncthreads();
+  Frag f[2];
+  f[0] = load_frag(As[0], Bs[0], u, 0);
+  int stage = 0;  // tile t's stage
+  for (int t = 0; t < tiles; ++t) {
+    const int nstage = stage + 1 == kStages ? 0 : stage + 1;
+    const int istage = stage == 0 ? kStages - 1 : stage - 1;  // (t + kStages - 1) % kStages
+#pragma unroll
+    for (int k = 0; k < kBK; ++k) {
+      if (k == 0) {
+        const int ti = t + kStages - 1;
+        if (ti < tiles) {
+          issue_tile<kGuard>(A, B, M, N, K, m0, n0, ti * kBK, As[istage], Bs[istage], tid);
+        }
+        cp_async_commit();
+      }
+      if (k == kBK - 1) {
+        cp_async_wait<kStages - 2>();
+        __syncthreads();
+        f[(k + 1) % 2] = load_frag(As[nstage], Bs[nstage], u, 0);
+      } else {
+        f[(k + 1) % 2] = load_frag(As[stage], Bs[stage], u, k + 1);
+      }
+      fma_frag(f[k % 2], acc);
+    }
+    stage = nstage;
+  }
+  store_c<kGuard>(C, M, N, m0, n0, u, acc);
+}
+
 // The kernel `launch` runs for this variant and size, with its block shape.
 struct Choice {
   const void* fn;
@@ -359,6 +561,26 @@ Choice choose(Kernel kernel, int M, int N, int K) {
     case Kernel::DoubleBuffer:
       return {fast ? reinterpret_cast<const void*>(double_buffer_kernel<false>)
                    : reinterpret_cast<const void*>(double_buffer_kernel<true>),
+              grid128, dim3(kThreads)};
+    case Kernel::CandSwizzle:
+      return {fast ? reinterpret_cast<const void*>(cand_db_kernel<false, 16, false>)
+                   : reinterpret_cast<const void*>(cand_db_kernel<true, 16, false>),
+              grid128, dim3(kThreads)};
+    case Kernel::CandRegdb:
+      return {fast ? reinterpret_cast<const void*>(cand_db_kernel<false, 0, true>)
+                   : reinterpret_cast<const void*>(cand_db_kernel<true, 0, true>),
+              grid128, dim3(kThreads)};
+    case Kernel::CandRegdbSwz:
+      return {fast ? reinterpret_cast<const void*>(cand_db_kernel<false, 16, true>)
+                   : reinterpret_cast<const void*>(cand_db_kernel<true, 16, true>),
+              grid128, dim3(kThreads)};
+    case Kernel::CandAsync3:
+      return {fast ? reinterpret_cast<const void*>(cand_async_kernel<false, 16, 3>)
+                   : reinterpret_cast<const void*>(cand_async_kernel<true, 16, 3>),
+              grid128, dim3(kThreads)};
+    case Kernel::CandAsync4:
+      return {fast ? reinterpret_cast<const void*>(cand_async_kernel<false, 16, 4>)
+                   : reinterpret_cast<const void*>(cand_async_kernel<true, 16, 4>),
               grid128, dim3(kThreads)};
   }
   throw std::logic_error("matmul: unknown kernel");
