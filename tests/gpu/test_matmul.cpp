@@ -31,11 +31,9 @@ TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
   if (device_count_or_zero() == 0) GTEST_SKIP() << "skipped: no CUDA device";
   const Size sizes[] = {{1, 1, 1},     {17, 33, 9},     {127, 129, 65}, {300, 200, 100},
                         {128, 128, 8}, {256, 384, 136}, {129, 128, 8},  {128, 256, 300}};
-  const Kernel kernels[] = {Kernel::NaiveUncoalesced, Kernel::Naive,     Kernel::Tiled16,
-                            Kernel::Tiled32,          Kernel::Block1d,   Kernel::Block2d,
-                            Kernel::Vectorized,       Kernel::Warptile,  Kernel::DoubleBuffer,
-                            Kernel::CandSwizzle,      Kernel::CandRegdb, Kernel::CandRegdbSwz,
-                            Kernel::CandAsync3,       Kernel::CandAsync4};
+  const Kernel kernels[] = {Kernel::NaiveUncoalesced, Kernel::Naive,    Kernel::Tiled16,
+                            Kernel::Tiled32,          Kernel::Block1d,  Kernel::Block2d,
+                            Kernel::Vectorized,       Kernel::Warptile, Kernel::DoubleBuffer};
   Stream stream;
   CublasHandle cublas;
   for (const Size& s : sizes) {

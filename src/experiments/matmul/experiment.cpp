@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -30,9 +29,6 @@ constexpr double kTolerance = 1e-5;
 
 // Event pairs recorded around a variant's own launches (the last kRing of them), so that the
 // inspect hook can set the variant's time beside cuBLAS's without timing anything again.
-constexpr int kCublas = 14;  // the kernels' count: cuBLAS's event ring is the last
-constexpr int kVariants = kCublas + 1;
-
 class EventRing {
  public:
   static constexpr int kRing = 32;
@@ -70,6 +66,9 @@ class EventRing {
   std::array<cudaEvent_t, kRing> start_{}, stop_{};
   int next_ = 0, count_ = 0;
 };
+
+constexpr int kVariants = 10;  // the nine kernels and cuBLAS
+constexpr int kCublas = 9;
 
 struct State {
   int m = 0, n = 0, k = 0;
@@ -178,19 +177,7 @@ constexpr Step kSteps[] = {
     {"double_buffer", Kernel::DoubleBuffer,
      "+ two shared stages, next tile's loads in flight during compute", 32, 1.0,
      "FMA pipe -> peak"},
-    {"cand_swizzle", Kernel::CandSwizzle, "double_buffer + grouped rasterization (16 block rows)",
-     32, 1.0, "FMA pipe -> peak"},
-    {"cand_regdb", Kernel::CandRegdb, "double_buffer + register double-buffered fragments", 32, 1.0,
-     "FMA pipe -> peak"},
-    {"cand_regdb_swz", Kernel::CandRegdbSwz, "cand_regdb + grouped rasterization", 32, 1.0,
-     "FMA pipe -> peak"},
-    {"cand_async3", Kernel::CandAsync3, "cp.async 3 stages + register fragments + rasterization",
-     32, 1.0, "FMA pipe -> peak"},
-    {"cand_async4", Kernel::CandAsync4, "cp.async 4 stages + register fragments + rasterization",
-     32, 1.0, "FMA pipe -> peak"},
 };
-
-static_assert(std::size(kSteps) == kCublas, "one event ring per kernel, then cuBLAS's");
 
 std::optional<bench::Prediction> predict(const Params& p, double bound, const char* model) {
   bench::Prediction pr;

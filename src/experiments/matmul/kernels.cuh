@@ -60,12 +60,7 @@ enum class Kernel {
   Block2d,
   Vectorized,
   Warptile,
-  DoubleBuffer,
-  CandSwizzle,
-  CandRegdb,
-  CandRegdbSwz,
-  CandAsync3,
-  CandAsync4
+  DoubleBuffer
 };
 
 // Largest accepted extent of each axis (indices stay in 32-bit integers: 16384^2 < 2^31).
