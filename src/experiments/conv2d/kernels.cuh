@@ -16,6 +16,9 @@
 //                 the taps are loaded into registers, 465 LDC/ULDC for 3600 FFMA at K = 15).
 //                 No shared memory; the horizontal halo comes from L1 (the neighbouring lanes'
 //                 loads). 16-byte loads/stores need width % 4 == 0; otherwise 4-byte loads.
+//                 K <= 5 (stream_kernel): each output row is stored as soon as it is complete
+//                 (K rows of accumulators live) and the next row's window is loaded before the
+//                 current row's FMAs (one row of loads in flight): 88.6% of memcpy at K = 5.
 //   separable     only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a
 //                 column pass (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes
 //                 still 8 H W; the intermediate costs another 8 H W of DRAM traffic (16 H W total).
