@@ -1,39 +1,13 @@
 // The memlab command as a user meets it: exit codes and one-line errors naming the parameter.
 // Bad input must be rejected before any device work, so these run without a GPU.
-#include <gtest/gtest.h>
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
-#include <string>
-
+#include "cli_runner.hpp"
 #include "memlab/cuda/device.hpp"
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Result memlab(const std::string& args) {
-  const std::string cmd = std::string(MEMLAB_BINARY) + " " + args + " 2>&1";
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) r.out += buf.data();
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-void expect_usage_error(const std::string& args, const std::string& names) {
-  const Result r = memlab(args);
-  EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
-  EXPECT_NE(r.out.find(names), std::string::npos) << args << "\n" << r.out;
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << "not one line: " << r.out;
-}
+using memlab::testing_cli::expect_usage_error;
+using memlab::testing_cli::memlab;
+using memlab::testing_cli::Result;
 
 TEST(Cli, UnknownExperimentVariantAndAxis) {
   expect_usage_error("run nosuch", "experiment: 'nosuch' is unknown; accepted:");

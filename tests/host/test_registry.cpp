@@ -70,3 +70,26 @@ TEST(Verify, RelativeL2CatchesErrorsAndNaN) {
 
 }  // namespace
 }  // namespace memlab::bench
+
+#include "memlab/bench/verify_parallel.hpp"
+
+namespace memlab::bench {
+namespace {
+
+TEST(Verify, GeneratedReferenceOnAllCoresFindsEveryMismatchInOrder) {
+  std::vector<int> got(1 << 20);
+  for (std::size_t i = 0; i < got.size(); ++i) got[i] = static_cast<int>(3 * i);
+  auto want = [](std::size_t i) { return static_cast<int>(3 * i); };
+  EXPECT_TRUE(check_exact_generated(got.data(), got.size(), want).ok);
+  got[900000] = -1;
+  got[7] = -2;
+  got[123456] = -3;
+  const Check c = check_exact_generated(got.data(), got.size(), want);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.error, 3.0);
+  EXPECT_EQ(c.detail.rfind("3 of 1048576 differ; [7]", 0), 0u) << c.detail;
+  EXPECT_LT(c.detail.find("[123456]"), c.detail.find("[900000]")) << c.detail;
+}
+
+}  // namespace
+}  // namespace memlab::bench
