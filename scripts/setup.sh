@@ -30,4 +30,4 @@ command -v nvcc >/dev/null 2>&1 || {
 export CUDACXX="${CUDACXX:-$(command -v nvcc)}"
 
 cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset" -j "$(nproc)"
+cmake --build --preset "$preset" -j "$(nproc)" >&2  # stdout stays for results
