@@ -321,6 +321,110 @@ __global__ void __launch_bounds__(kThreads, 2)
   store_c<kGuard>(C, M, N, m0, n0, u, acc);
 }
 
+// ---- candidates: larger thread tiles (BM x BN = 128 x 256 or 256 x 128, 8 x 16 or 16 x 8 per
+// thread), fast path only (whole tiles); any other size falls back to double_buffer ----
+// 8 warps as kWarpsM x kWarpsN, each a 64 x 64 warp tile; lanes as kLanesM x kLanesN, each lane
+// (64 / kLanesM) x (64 / kLanesN) outputs as 4 x 4 patches kLanesM * 4 rows / kLanesN * 4 columns
+// apart. Per k step a thread reads (TM + TN) / 4 float4 from shared memory for TM TN = 128 FMAs:
+// 6 LDS.128 per 128 FMAs instead of 4 per 64 (one wavefront each: a warp's A read is 4 or 8
+// distinct float4 in a row, as is its B read). 128 accumulators need > 128 registers: 1 block
+// (8 warps) per SM; with 128 threads (cand_128x128_t128: 4 warps of 64 x 64 in a 128 x 128 tile)
+// 2 blocks per SM, so one block's barrier wait is covered by the other. Two shared stages and the
+// global -> register prefetch of double_buffer.
+template <int BM, int BN, int kT, int kWarpsM, int kLanesM>
+__global__ void __launch_bounds__(kT, 256 / kT)
+    big_tile_kernel(int M, int N, int K, const float* __restrict__ A, const float* __restrict__ B,
+                    float* __restrict__ C) {
+  constexpr int kPad = 4, lda = BM + kPad;
+  constexpr int kWarpsN = kT / 32 / kWarpsM, kLanesN = 32 / kLanesM;
+  constexpr int WTM = BM / kWarpsM, WTN = BN / kWarpsN;
+  constexpr int TM = WTM / kLanesM, TN = WTN / kLanesN;
+  constexpr int kAv = 2 * BM / kT, kBv = 2 * BN / kT;  // float4 loads of A and of B per thread
+  static_assert(TM % 4 == 0 && TN % 4 == 0 && TM * TN == 128, "8 x 16 or 16 x 8 per thread");
+  __shared__ __align__(16) float As[2][kBK * lda];
+  __shared__ __align__(16) float Bs[2][kBK * BN];
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warp = tid / 32, lane = tid % 32;
+  const int mbase = (warp / kWarpsN) * WTM + (lane / kLanesN) * 4;
+  const int nbase = (warp % kWarpsN) * WTN + (lane % kLanesN) * 4;
+  constexpr int mstep = kLanesM * 4, nstep = kLanesN * 4;
+  const int m0 = static_cast<int>(blockIdx.y) * BM, n0 = static_cast<int>(blockIdx.x) * BN;
+  // A: thread loads rows tid / 2 + (kT / 2) i, columns 4 (tid % 2)..+3; B: float4 e = tid + kT i.
+  const float* a_src = A + (m0 + tid / 2) * K + (tid % 2) * 4;
+  const float* b_src = B + (tid / (BN / 4)) * N + n0 + (tid % (BN / 4)) * 4;
+  float4 sa[kAv], sb[kBv];
+  auto load = [&](int k0) {
+#pragma unroll
+    for (int i = 0; i < kAv; ++i)
+      sa[i] = *reinterpret_cast<const float4*>(a_src + (kT / 2) * i * K + k0);
+#pragma unroll
+    for (int i = 0; i < kBv; ++i) {
+      sb[i] = *reinterpret_cast<const float4*>(b_src + (k0 + i * (kT * 4 / BN)) * N);
+    }
+  };
+  auto store = [&](int buf) {
+#pragma unroll
+    for (int i = 0; i < kAv; ++i) {
+      const int ar = tid / 2 + (kT / 2) * i, ac = (tid % 2) * 4;
+      As[buf][(ac + 0) * lda + ar] = sa[i].x;
+      As[buf][(ac + 1) * lda + ar] = sa[i].y;
+      As[buf][(ac + 2) * lda + ar] = sa[i].z;
+      As[buf][(ac + 3) * lda + ar] = sa[i].w;
+    }
+#pragma unroll
+    for (int i = 0; i < kBv; ++i) {
+      const int e = tid + kT * i;
+      *reinterpret_cast<float4*>(&Bs[buf][(e / (BN / 4)) * BN + (e % (BN / 4)) * 4]) = sb[i];
+    }
+  };
+  float acc[TM][TN] = {};
+  const int tiles = K / kBK;
+  load(0);
+  store(0);
+  __syncthreads();
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1;
+    const bool more = t + 1 < tiles;
+    if (more) load((t + 1) * kBK);
+#pragma unroll
+    for (int k = 0; k < kBK; ++k) {
+      float a[TM], b[TN];
+#pragma unroll
+      for (int p = 0; p < TM / 4; ++p) {
+        const float4 v = *reinterpret_cast<const float4*>(&As[cur][k * lda + mbase + p * mstep]);
+        a[4 * p] = v.x;
+        a[4 * p + 1] = v.y;
+        a[4 * p + 2] = v.z;
+        a[4 * p + 3] = v.w;
+      }
+#pragma unroll
+      for (int p = 0; p < TN / 4; ++p) {
+        const float4 v = *reinterpret_cast<const float4*>(&Bs[cur][k * BN + nbase + p * nstep]);
+        b[4 * p] = v.x;
+        b[4 * p + 1] = v.y;
+        b[4 * p + 2] = v.z;
+        b[4 * p + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < TM; ++i) {
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+      }
+    }
+    if (more) store(cur ^ 1);
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const int row = m0 + mbase + (i / 4) * mstep + i % 4;
+#pragma unroll
+    for (int h = 0; h < TN / 4; ++h) {
+      *reinterpret_cast<float4*>(C + row * N + n0 + nbase + h * nstep) =
+          make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
+    }
+  }
+}
+
 // The kernel `launch` runs for this variant and size, with its block shape.
 struct Choice {
   const void* fn;
@@ -360,6 +464,22 @@ Choice choose(Kernel kernel, int M, int N, int K) {
       return {fast ? reinterpret_cast<const void*>(double_buffer_kernel<false>)
                    : reinterpret_cast<const void*>(double_buffer_kernel<true>),
               grid128, dim3(kThreads)};
+    case Kernel::Cand128x256:
+      if (M % 128 != 0 || N % 256 != 0 || K % kBK != 0) {
+        return choose(Kernel::DoubleBuffer, M, N, K);
+      }
+      return {reinterpret_cast<const void*>(big_tile_kernel<128, 256, 256, 2, 8>),
+              dim3(cdiv(N, 256), cdiv(M, 128)), dim3(kThreads)};
+    case Kernel::Cand256x128:
+      if (M % 256 != 0 || N % 128 != 0 || K % kBK != 0) {
+        return choose(Kernel::DoubleBuffer, M, N, K);
+      }
+      return {reinterpret_cast<const void*>(big_tile_kernel<256, 128, 256, 4, 4>),
+              dim3(cdiv(N, 128), cdiv(M, 256)), dim3(kThreads)};
+    case Kernel::Cand128x128t128:
+      if (!fast) return choose(Kernel::DoubleBuffer, M, N, K);
+      return {reinterpret_cast<const void*>(big_tile_kernel<128, 128, 128, 2, 8>), grid128,
+              dim3(128)};
   }
   throw std::logic_error("matmul: unknown kernel");
 }

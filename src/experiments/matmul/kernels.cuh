@@ -39,6 +39,8 @@
 //   double_buffer      + two shared buffers: the next k tile is loaded from global into registers
 //                      while the current one is computed, then stored to the other buffer; one
 //                      __syncthreads per k tile instead of two, and the loads' latency is hidden.
+//   cand_128x256, cand_256x128, cand_128x128_t128  temporary candidates: 8 x 16 / 16 x 8 outputs
+//                      per thread (128 accumulators, 6 LDS.128 per 128 FMAs), fast path only.
 //   cublas             cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line.
 // The fast kernels (vectorized, warptile, double_buffer) run an unguarded float4 path when
 // M % 128 == N % 128 == 0 and K % 8 == 0, and a guarded path (scalar loads with zero fill, guarded
@@ -60,7 +62,10 @@ enum class Kernel {
   Block2d,
   Vectorized,
   Warptile,
-  DoubleBuffer
+  DoubleBuffer,
+  Cand128x256,  // temporary candidates (larger thread tiles)
+  Cand256x128,
+  Cand128x128t128
 };
 
 // Largest accepted extent of each axis (indices stay in 32-bit integers: 16384^2 < 2^31).
