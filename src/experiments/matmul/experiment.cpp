@@ -67,8 +67,8 @@ class EventRing {
   int next_ = 0, count_ = 0;
 };
 
-constexpr int kVariants = 13;  // the twelve kernels and cuBLAS
-constexpr int kCublas = 12;
+constexpr int kVariants = 11;  // the ten kernels and cuBLAS
+constexpr int kCublas = 10;
 
 struct State {
   int m = 0, n = 0, k = 0;
@@ -177,14 +177,8 @@ constexpr Step kSteps[] = {
     {"double_buffer", Kernel::DoubleBuffer,
      "+ two shared stages, next tile's loads in flight during compute", 32, 1.0,
      "FMA pipe -> peak"},
-    {"cand_128x256", Kernel::Cand128x256,
-     "candidate: 128 x 256 block tile, 8 x 16 outputs per thread, 1 block per SM", 42.7, 1.0,
-     "FMA pipe: 128 FMAs per 6 LDS.128 -> peak"},
-    {"cand_256x128", Kernel::Cand256x128,
-     "candidate: 256 x 128 block tile, 16 x 8 outputs per thread, 1 block per SM", 42.7, 1.0,
-     "FMA pipe: 128 FMAs per 6 LDS.128 -> peak"},
-    {"cand_128x128_t128", Kernel::Cand128x128t128,
-     "candidate: 128 x 128 block tile, 128 threads of 8 x 16 outputs, 2 blocks per SM", 32, 1.0,
+    {"thread_tile_8x16", Kernel::ThreadTile8x16,
+     "+ 128 threads of 8 x 16 outputs: 6 LDS.128 per 128 FMAs, 2 blocks per SM", 32, 1.0,
      "FMA pipe: 128 FMAs per 6 LDS.128 -> peak"},
 };
 
@@ -226,7 +220,6 @@ bench::Experiment make() {
       .test_point({{"m", "127"}, {"n", "129"}, {"k", "65"}})
       .test_point({{"m", "300"}, {"n", "200"}, {"k", "100"}})
       .test_point({{"m", "256"}, {"n", "384"}, {"k", "72"}})  // the fast kernels' float4 path
-      .test_point({{"m", "256"}, {"n", "512"}, {"k", "64"}})  // the 128 x 256 / 256 x 128 tiles
       .bytes([](const Params& p) {
         const double m = static_cast<double>(p.n("m")), n = static_cast<double>(p.n("n")),
                      k = static_cast<double>(p.n("k"));

@@ -321,60 +321,56 @@ __global__ void __launch_bounds__(kThreads, 2)
   store_c<kGuard>(C, M, N, m0, n0, u, acc);
 }
 
-// ---- candidates: larger thread tiles (BM x BN = 128 x 256 or 256 x 128, 8 x 16 or 16 x 8 per
-// thread), fast path only (whole tiles); any other size falls back to double_buffer ----
-// 8 warps as kWarpsM x kWarpsN, each a 64 x 64 warp tile; lanes as kLanesM x kLanesN, each lane
-// (64 / kLanesM) x (64 / kLanesN) outputs as 4 x 4 patches kLanesM * 4 rows / kLanesN * 4 columns
-// apart. Per k step a thread reads (TM + TN) / 4 float4 from shared memory for TM TN = 128 FMAs:
-// 6 LDS.128 per 128 FMAs instead of 4 per 64 (one wavefront each: a warp's A read is 4 or 8
-// distinct float4 in a row, as is its B read). 128 accumulators need > 128 registers: 1 block
-// (8 warps) per SM; with 128 threads (cand_128x128_t128: 4 warps of 64 x 64 in a 128 x 128 tile)
-// 2 blocks per SM, so one block's barrier wait is covered by the other. Two shared stages and the
-// global -> register prefetch of double_buffer.
-template <int BM, int BN, int kT, int kWarpsM, int kLanesM>
-__global__ void __launch_bounds__(kT, 256 / kT)
-    big_tile_kernel(int M, int N, int K, const float* __restrict__ A, const float* __restrict__ B,
-                    float* __restrict__ C) {
-  constexpr int kPad = 4, lda = BM + kPad;
-  constexpr int kWarpsN = kT / 32 / kWarpsM, kLanesN = 32 / kLanesM;
-  constexpr int WTM = BM / kWarpsM, WTN = BN / kWarpsN;
-  constexpr int TM = WTM / kLanesM, TN = WTN / kLanesN;
-  constexpr int kAv = 2 * BM / kT, kBv = 2 * BN / kT;  // float4 loads of A and of B per thread
-  static_assert(TM % 4 == 0 && TN % 4 == 0 && TM * TN == 128, "8 x 16 or 16 x 8 per thread");
+// thread_tile_8x16: double_buffer's 128 x 128 x 8 block tile, two shared stages and global ->
+// register prefetch, but 128 threads with 8 x 16 outputs each (128 accumulators) instead of 256
+// threads with 8 x 8. 4 warps as 2 x 2 warp tiles of 64 x 64; lanes as 8 (M) x 4 (N), each lane two
+// 4-row patches 32 rows apart by four 4-column patches 16 columns apart. Per k step a thread reads
+// 2 LDS.128 of A and 4 of B for 128 FMAs (double_buffer: 4 per 64): a warp's A read is 8 distinct
+// float4 in a row (128 bytes), its B read 4 (64 bytes), one wavefront each, so the block needs 24
+// shared wavefronts per k step instead of 32, and fewer load and address instructions compete with
+// the FFMAs for issue slots. 223 registers x 128 threads: still 2 blocks (8 warps) per SM, so one
+// block's barrier wait is covered by the other (the same tiles with 256 threads and 1 block per SM,
+// 128 x 256 or 256 x 128, measured 6-7% slower than double_buffer). Whole tiles only: other sizes
+// run double_buffer's guarded kernel (see `choose`).
+constexpr int kTtThreads = 128;
+
+__global__ void __launch_bounds__(kTtThreads, 2)
+    thread_tile_kernel(int M, int N, int K, const float* __restrict__ A,
+                       const float* __restrict__ B, float* __restrict__ C) {
+  constexpr int kPad = 4, lda = kBM + kPad;
+  constexpr int TM = 8, TN = 16, mstep = 32, nstep = 16;
   __shared__ __align__(16) float As[2][kBK * lda];
-  __shared__ __align__(16) float Bs[2][kBK * BN];
+  __shared__ __align__(16) float Bs[2][kBK * kBN];
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = tid / 32, lane = tid % 32;
-  const int mbase = (warp / kWarpsN) * WTM + (lane / kLanesN) * 4;
-  const int nbase = (warp % kWarpsN) * WTN + (lane % kLanesN) * 4;
-  constexpr int mstep = kLanesM * 4, nstep = kLanesN * 4;
-  const int m0 = static_cast<int>(blockIdx.y) * BM, n0 = static_cast<int>(blockIdx.x) * BN;
-  // A: thread loads rows tid / 2 + (kT / 2) i, columns 4 (tid % 2)..+3; B: float4 e = tid + kT i.
+  const int mbase = (warp / 2) * 64 + (lane / 4) * 4;
+  const int nbase = (warp % 2) * 64 + (lane % 4) * 4;
+  const int m0 = static_cast<int>(blockIdx.y) * kBM, n0 = static_cast<int>(blockIdx.x) * kBN;
+  // Two float4 of A (rows tid / 2 and tid / 2 + 64, columns 4 (tid % 2)..+3: 16 rows x 32 bytes
+  // per warp) and two of B (rows tid / 32 and tid / 32 + 4, 512 contiguous bytes per warp).
   const float* a_src = A + (m0 + tid / 2) * K + (tid % 2) * 4;
-  const float* b_src = B + (tid / (BN / 4)) * N + n0 + (tid % (BN / 4)) * 4;
-  float4 sa[kAv], sb[kBv];
+  const float* b_src = B + (tid / 32) * N + n0 + (tid % 32) * 4;
+  float4 sa[2], sb[2];
   auto load = [&](int k0) {
 #pragma unroll
-    for (int i = 0; i < kAv; ++i)
-      sa[i] = *reinterpret_cast<const float4*>(a_src + (kT / 2) * i * K + k0);
+    for (int i = 0; i < 2; ++i) sa[i] = *reinterpret_cast<const float4*>(a_src + 64 * i * K + k0);
 #pragma unroll
-    for (int i = 0; i < kBv; ++i) {
-      sb[i] = *reinterpret_cast<const float4*>(b_src + (k0 + i * (kT * 4 / BN)) * N);
-    }
+    for (int i = 0; i < 2; ++i) sb[i] = *reinterpret_cast<const float4*>(b_src + (k0 + 4 * i) * N);
   };
+  // A transposed (As[k][m]); the +4 padding keeps the 4-byte stores conflict-free.
   auto store = [&](int buf) {
 #pragma unroll
-    for (int i = 0; i < kAv; ++i) {
-      const int ar = tid / 2 + (kT / 2) * i, ac = (tid % 2) * 4;
-      As[buf][(ac + 0) * lda + ar] = sa[i].x;
-      As[buf][(ac + 1) * lda + ar] = sa[i].y;
-      As[buf][(ac + 2) * lda + ar] = sa[i].z;
-      As[buf][(ac + 3) * lda + ar] = sa[i].w;
+    for (int i = 0; i < 2; ++i) {
+      const int r = tid / 2 + 64 * i, c = (tid % 2) * 4;
+      As[buf][(c + 0) * lda + r] = sa[i].x;
+      As[buf][(c + 1) * lda + r] = sa[i].y;
+      As[buf][(c + 2) * lda + r] = sa[i].z;
+      As[buf][(c + 3) * lda + r] = sa[i].w;
     }
 #pragma unroll
-    for (int i = 0; i < kBv; ++i) {
-      const int e = tid + kT * i;
-      *reinterpret_cast<float4*>(&Bs[buf][(e / (BN / 4)) * BN + (e % (BN / 4)) * 4]) = sb[i];
+    for (int i = 0; i < 2; ++i) {
+      const int e = tid + kTtThreads * i;
+      *reinterpret_cast<float4*>(&Bs[buf][(e / 32) * kBN + (e % 32) * 4]) = sb[i];
     }
   };
   float acc[TM][TN] = {};
@@ -399,7 +395,7 @@ __global__ void __launch_bounds__(kT, 256 / kT)
       }
 #pragma unroll
       for (int p = 0; p < TN / 4; ++p) {
-        const float4 v = *reinterpret_cast<const float4*>(&Bs[cur][k * BN + nbase + p * nstep]);
+        const float4 v = *reinterpret_cast<const float4*>(&Bs[cur][k * kBN + nbase + p * nstep]);
         b[4 * p] = v.x;
         b[4 * p + 1] = v.y;
         b[4 * p + 2] = v.z;
@@ -414,6 +410,7 @@ __global__ void __launch_bounds__(kT, 256 / kT)
     if (more) store(cur ^ 1);
     __syncthreads();
   }
+  // float4 stores: per row a warp writes 4 lanes x 16 bytes in each of 4 patches.
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
     const int row = m0 + mbase + (i / 4) * mstep + i % 4;
@@ -464,22 +461,10 @@ Choice choose(Kernel kernel, int M, int N, int K) {
       return {fast ? reinterpret_cast<const void*>(double_buffer_kernel<false>)
                    : reinterpret_cast<const void*>(double_buffer_kernel<true>),
               grid128, dim3(kThreads)};
-    case Kernel::Cand128x256:
-      if (M % 128 != 0 || N % 256 != 0 || K % kBK != 0) {
-        return choose(Kernel::DoubleBuffer, M, N, K);
-      }
-      return {reinterpret_cast<const void*>(big_tile_kernel<128, 256, 256, 2, 8>),
-              dim3(cdiv(N, 256), cdiv(M, 128)), dim3(kThreads)};
-    case Kernel::Cand256x128:
-      if (M % 256 != 0 || N % 128 != 0 || K % kBK != 0) {
-        return choose(Kernel::DoubleBuffer, M, N, K);
-      }
-      return {reinterpret_cast<const void*>(big_tile_kernel<256, 128, 256, 4, 4>),
-              dim3(cdiv(N, 128), cdiv(M, 256)), dim3(kThreads)};
-    case Kernel::Cand128x128t128:
+    case Kernel::ThreadTile8x16:
+      // Whole tiles only; other sizes run double_buffer's guarded kernel.
       if (!fast) return choose(Kernel::DoubleBuffer, M, N, K);
-      return {reinterpret_cast<const void*>(big_tile_kernel<128, 128, 128, 2, 8>), grid128,
-              dim3(128)};
+      return {reinterpret_cast<const void*>(thread_tile_kernel), grid128, dim3(kTtThreads)};
   }
   throw std::logic_error("matmul: unknown kernel");
 }
