@@ -29,11 +29,13 @@ struct Size {
 
 TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
   if (device_count_or_zero() == 0) GTEST_SKIP() << "skipped: no CUDA device";
-  const Size sizes[] = {{1, 1, 1},     {17, 33, 9},     {127, 129, 65}, {300, 200, 100},
-                        {128, 128, 8}, {256, 384, 136}, {129, 128, 8},  {128, 256, 300}};
+  const Size sizes[] = {{1, 1, 1},      {17, 33, 9},     {127, 129, 65}, {300, 200, 100},
+                        {128, 128, 8},  {256, 384, 136}, {129, 128, 8},  {128, 256, 300},
+                        {256, 512, 64}, {512, 256, 72}};
   const Kernel kernels[] = {Kernel::NaiveUncoalesced, Kernel::Naive,    Kernel::Tiled16,
                             Kernel::Tiled32,          Kernel::Block1d,  Kernel::Block2d,
-                            Kernel::Vectorized,       Kernel::Warptile, Kernel::DoubleBuffer};
+                            Kernel::Vectorized,       Kernel::Warptile, Kernel::DoubleBuffer,
+                            Kernel::ThreadTile8x16};
   Stream stream;
   CublasHandle cublas;
   for (const Size& s : sizes) {

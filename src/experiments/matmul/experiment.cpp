@@ -67,8 +67,8 @@ class EventRing {
   int next_ = 0, count_ = 0;
 };
 
-constexpr int kVariants = 10;  // the nine kernels and cuBLAS
-constexpr int kCublas = 9;
+constexpr int kVariants = 11;  // the ten kernels and cuBLAS
+constexpr int kCublas = 10;
 
 struct State {
   int m = 0, n = 0, k = 0;
@@ -177,6 +177,9 @@ constexpr Step kSteps[] = {
     {"double_buffer", Kernel::DoubleBuffer,
      "+ two shared stages, next tile's loads in flight during compute", 32, 1.0,
      "FMA pipe -> peak"},
+    {"thread_tile_8x16", Kernel::ThreadTile8x16,
+     "+ 128 threads of 8 x 16 outputs: 6 LDS.128 per 128 FMAs, 2 blocks per SM", 32, 1.0,
+     "FMA pipe: 128 FMAs per 6 LDS.128 -> peak"},
 };
 
 std::optional<bench::Prediction> predict(const Params& p, double bound, const char* model) {

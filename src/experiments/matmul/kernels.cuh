@@ -39,10 +39,13 @@
 //   double_buffer      + two shared buffers: the next k tile is loaded from global into registers
 //                      while the current one is computed, then stored to the other buffer; one
 //                      __syncthreads per k tile instead of two, and the loads' latency is hidden.
+//   thread_tile_8x16   + 128 threads of 8 x 16 outputs (128 accumulators) on the same 128 x 128
+//                      tile: 6 LDS.128 per 128 FMAs instead of 4 per 64, still 2 blocks per SM.
 //   cublas             cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line.
 // The fast kernels (vectorized, warptile, double_buffer) run an unguarded float4 path when
 // M % 128 == N % 128 == 0 and K % 8 == 0, and a guarded path (scalar loads with zero fill, guarded
-// stores) otherwise; every variant works at every size.
+// stores) otherwise; thread_tile_8x16 has only the unguarded kernel and runs double_buffer's
+// guarded one at other sizes. Every variant works at every size.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -60,7 +63,8 @@ enum class Kernel {
   Block2d,
   Vectorized,
   Warptile,
-  DoubleBuffer
+  DoubleBuffer,
+  ThreadTile8x16
 };
 
 // Largest accepted extent of each axis (indices stay in 32-bit integers: 16384^2 < 2^31).
