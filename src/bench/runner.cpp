@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <vector>
 
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/check.hpp"
@@ -64,6 +65,8 @@ std::vector<Record> Runner::run(const Plan& plan) {
     if (options_.progress) options_.progress(fmt::format("{} {}: setting up", e.name, p.label()));
     std::unique_ptr<Instance> instance = e.setup(p, seed);
     const std::size_t first = out.size();
+    // Slowdown predictions of this point's records (0: none), resolved once the baseline is timed.
+    std::vector<double> slowdown;
     for (const Variant* v : plan.variants) {
       if (!v->applies_to(p)) continue;
       if (options_.progress) {
@@ -89,11 +92,13 @@ std::vector<Record> Runner::run(const Plan& plan) {
         failed_ = true;
         r.notes.push_back("verification failed: not timed");
         out.push_back(std::move(r));
+        slowdown.push_back(0.0);
         continue;
       }
       if (options_.verify_only) {
         r.notes.push_back("verified only (--verify-only): not timed");
         out.push_back(std::move(r));
+        slowdown.push_back(0.0);
         continue;
       }
       auto work = [&](cudaStream_t s) { v->run(*instance, p, s); };
@@ -119,6 +124,7 @@ std::vector<Record> Runner::run(const Plan& plan) {
         r.extra_text = std::move(x.text);
         r.extra_json = std::move(x.json);
       }
+      double predicted_slowdown = 0.0;
       if (v->predict) {
         if (auto pred = v->predict(p)) {
           PredictionRecord pr;
@@ -126,12 +132,12 @@ std::vector<Record> Runner::run(const Plan& plan) {
           pr.measured_ms = r.stats.median;
           pr.predicted_ms = predicted_time_ms(*pred, ceiling_.measured ? ceiling_.gbps : 0.0,
                                               device_.peak_fp32_flops());
-          // slowdown predictions are resolved below, once the baseline is known
-          if (pred->slowdown > 0) pr.predicted_ms = -pred->slowdown;
+          predicted_slowdown = pred->slowdown;
           r.prediction = pr;
         }
       }
       out.push_back(std::move(r));
+      slowdown.push_back(predicted_slowdown);
     }
     // Speed-up over the baseline and slowdown predictions, within this point.
     const Record* base = nullptr;
@@ -144,8 +150,8 @@ std::vector<Record> Runner::run(const Plan& plan) {
       if (base != nullptr) r.speedup = base->stats.median / r.stats.median;
       if (r.prediction) {
         PredictionRecord& pr = *r.prediction;
-        if (pr.predicted_ms < 0) {
-          pr.predicted_ms = base != nullptr ? -pr.predicted_ms * base->stats.median : 0.0;
+        if (slowdown[i - first] > 0) {
+          pr.predicted_ms = base != nullptr ? slowdown[i - first] * base->stats.median : 0.0;
         }
         if (pr.predicted_ms > 0) pr.ratio = pr.measured_ms / pr.predicted_ms;
       }
