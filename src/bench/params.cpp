@@ -98,13 +98,17 @@ void Params::set(const std::string& axis, const std::string& value) {
   values_.emplace_back(axis, value);
 }
 
-std::string Params::label() const {
+std::string format_point(const std::vector<std::pair<std::string, std::string>>& values) {
   std::string out;
-  for (const auto& [k, v] : values_) {
+  for (const auto& [k, v] : values) {
     if (!out.empty()) out += ' ';
     out += k + '=' + v;
   }
   return out;
+}
+
+std::string Params::label() const {
+  return format_point(values_);
 }
 
 std::vector<std::string> split_list(const std::string& text, const std::string& what) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "memlab/bench/params.hpp"
 #include "memlab/bench/record.hpp"
 #include "memlab/common/error.hpp"
 
@@ -34,10 +35,9 @@ std::map<std::tuple<std::string, std::string, std::string>, Entry> load(const st
   }
   std::map<std::tuple<std::string, std::string, std::string>, Entry> out;
   for (const auto& r : j["records"]) {
-    std::string point;
-    for (const auto& [k, v] : r.at("params").items()) {
-      point += (point.empty() ? "" : " ") + k + "=" + v.get<std::string>();
-    }
+    std::vector<std::pair<std::string, std::string>> values;
+    for (const auto& [k, v] : r.at("params").items()) values.emplace_back(k, v.get<std::string>());
+    const std::string point = bench::format_point(values);
     Entry e;
     e.verified = r.value("verified", false);
     e.timed = r.value("timed", false);

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "memlab/bench/params.hpp"
 #include "memlab/report/report.hpp"
 
 namespace memlab::report {
@@ -20,10 +21,8 @@ std::string render_csv(const bench::RunReport& report) {
       "bytes,gbps,pct_peak,pct_memcpy,gflops,pct_fp32_peak,speedup,predicted_ms,"
       "measured_over_predicted,fits_in_l2\n";
   for (const bench::Record& r : report.records) {
-    std::string params;
-    for (const auto& [k, v] : r.params) params += (params.empty() ? "" : " ") + k + "=" + v;
-    out += fmt::format("{},{},{},{},{},", quote(r.experiment), quote(r.variant), quote(params),
-                       r.verified ? 1 : 0, r.timed ? 1 : 0);
+    out += fmt::format("{},{},{},{},{},", quote(r.experiment), quote(r.variant),
+                       quote(bench::format_point(r.params)), r.verified ? 1 : 0, r.timed ? 1 : 0);
     if (r.timed) {
       out += fmt::format(
           "{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.6g},{:.6g},{:.4g},{:.4g},{:.6g},"

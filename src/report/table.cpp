@@ -44,11 +44,7 @@ Cells experiment_cells(const std::vector<const bench::Record*>& records) {
   }
   c.header.push_back("check");
   for (const bench::Record* r : records) {
-    std::string point;
-    for (const auto& [k, v] : r->params) {
-      point += (point.empty() ? "" : " ") + k + "=" + v;
-    }
-    std::vector<std::string> row{r->variant, point};
+    std::vector<std::string> row{r->variant, bench::format_point(r->params)};
     if (r->timed) {
       row.push_back(format_time_ms(r->stats.median));
       row.push_back(fmt::format("{:.1f}%", 100.0 * r->stats.relative_stdev()));
@@ -148,9 +144,7 @@ std::string render_table(const bench::RunReport& report, bool colour) {
     for (std::size_t r = 0; r < c.rows.size(); ++r) out += line(c.rows[r], c.status[r]);
     for (const bench::Record* r : group) {
       if (!r->figures.empty() || !r->extra_text.empty()) {
-        std::string point;
-        for (const auto& [k, v] : r->params) point += (point.empty() ? "" : " ") + k + "=" + v;
-        out += fmt::format("  {} {}:", r->variant, point);
+        out += fmt::format("  {} {}:", r->variant, bench::format_point(r->params));
         for (const auto& [k, v] : r->figures) out += fmt::format(" {}={:.4g}", k, v);
         out += "\n";
         if (!r->extra_text.empty()) out += r->extra_text;

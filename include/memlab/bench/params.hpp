@@ -45,6 +45,9 @@ class Params {
   std::vector<std::pair<std::string, std::string>> values_;
 };
 
+// "n=268435456 stride=4": the one spelling of an axis point in tables, CSV and comparisons.
+std::string format_point(const std::vector<std::pair<std::string, std::string>>& values);
+
 // Parses an integer with an optional binary suffix (Ki, Mi, Gi, K, M, G) or a power "2^k".
 // Throws UsageError mentioning `what` on malformed input.
 std::int64_t parse_integer(const std::string& text, const std::string& what);
