@@ -2,6 +2,8 @@
 // cross-stream dependency holds while the host does not block.
 #include <gtest/gtest.h>
 
+#include "gpu_test.hpp"
+
 #include <chrono>
 #include <cstdlib>
 #include <vector>
@@ -16,10 +18,7 @@
 namespace memlab::lessons::events {
 namespace {
 
-bool have_device() {
-  static const bool yes = device_count_or_zero() > 0;
-  return yes;
-}
+using memlab::gpu_test::have_device;
 
 // Under compute-sanitizer (injected through CUDA_INJECTION64_PATH) launches may be serialised and
 // every API error, the deliberate cudaErrorNotReady included, counts as a memcheck error.

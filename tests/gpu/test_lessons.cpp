@@ -4,6 +4,8 @@
 // Without a CUDA device every test prints "skipped: no CUDA device" and CTest counts it skipped.
 #include <gtest/gtest.h>
 
+#include "gpu_test.hpp"
+
 #include <string>
 
 #include "memlab/bench/experiment.hpp"
@@ -14,10 +16,7 @@
 namespace memlab::bench {
 namespace {
 
-bool have_device() {
-  static const bool yes = device_count_or_zero() > 0;
-  return yes;
-}
+using memlab::gpu_test::have_device;
 
 class LessonTest : public testing::TestWithParam<std::string> {};
 

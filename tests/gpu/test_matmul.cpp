@@ -5,6 +5,8 @@
 // 128 x 128 x 8, an odd number of k tiles for the double-buffered kernel).
 #include <gtest/gtest.h>
 
+#include "gpu_test.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,7 +30,7 @@ struct Size {
 };
 
 TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
-  if (device_count_or_zero() == 0) GTEST_SKIP() << "skipped: no CUDA device";
+  if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
   const Size sizes[] = {{1, 1, 1},      {17, 33, 9},     {127, 129, 65}, {300, 200, 100},
                         {128, 128, 8},  {256, 384, 136}, {129, 128, 8},  {128, 256, 300},
                         {256, 512, 64}, {512, 256, 72}};

@@ -3,6 +3,8 @@
 // legacy default stream serialises the three kernels.
 #include <gtest/gtest.h>
 
+#include "gpu_test.hpp"
+
 #include <cstring>
 #include <vector>
 
@@ -17,10 +19,7 @@
 namespace memlab::lessons::streams {
 namespace {
 
-bool have_device() {
-  static const bool yes = device_count_or_zero() > 0;
-  return yes;
-}
+using memlab::gpu_test::have_device;
 
 struct Buffers {
   explicit Buffers(std::size_t count, bool pinned)
