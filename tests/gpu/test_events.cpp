@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "../../src/experiments/events/kernels.cuh"
+#include "events/kernels.cuh"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/device.hpp"
 #include "memlab/cuda/event.hpp"

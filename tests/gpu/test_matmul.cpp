@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "../../src/experiments/matmul/kernels.cuh"
-#include "../../src/experiments/matmul/vendor.hpp"
+#include "matmul/kernels.cuh"
+#include "matmul/vendor.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/device.hpp"
 #include "memlab/cuda/fill.hpp"

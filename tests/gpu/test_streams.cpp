@@ -8,13 +8,13 @@
 #include <cstring>
 #include <vector>
 
-#include "../../src/experiments/streams/pipeline.hpp"
-#include "../../src/experiments/streams/reference.hpp"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/runner.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/device.hpp"
 #include "memlab/cuda/fill.hpp"
+#include "streams/pipeline.hpp"
+#include "streams/reference.hpp"
 
 namespace memlab::lessons::streams {
 namespace {

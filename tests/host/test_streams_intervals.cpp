@@ -1,7 +1,7 @@
 // Interval arithmetic of the streams lesson: engine inference, overlap, in-order check, chart.
 #include <gtest/gtest.h>
 
-#include "../../src/experiments/streams/intervals.hpp"
+#include "common/intervals.hpp"
 
 namespace memlab::lessons::streams {
 namespace {

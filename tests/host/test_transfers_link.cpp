@@ -1,7 +1,7 @@
 // PCIe link arithmetic of the transfers lesson.
 #include <gtest/gtest.h>
 
-#include "../../src/experiments/transfers/link.hpp"
+#include "transfers/link.hpp"
 
 namespace memlab::lessons::transfers {
 namespace {

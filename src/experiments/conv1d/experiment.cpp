@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "conv1d/gpu_check.hpp"
+#include "common/gpu_check.hpp"
 #include "conv1d/kernels.cuh"
 #include "conv1d/reference.hpp"
 #include "memlab/bench/experiment.hpp"
@@ -89,7 +89,7 @@ bench::Check check(State& st, const Params&, const std::string&) {
     c.detail = "GPU reference disagrees with the CPU: " + c.detail;
     return c;
   }
-  return conv::compare_on_gpu(st.out.get(), st.ref.get(), st.n, kTolerance, nullptr);
+  return compare_on_gpu(st.out.get(), st.ref.get(), st.n, kTolerance, nullptr);
 }
 
 double useful(const Params& p) {

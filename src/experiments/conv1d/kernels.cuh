@@ -36,7 +36,7 @@ void upload_mask(const float* host_mask, int k);
 void launch(const char* variant, const float* in, const float* mask, float* out, std::size_t n,
             int k, cudaStream_t stream);
 
-// Reference on the GPU with double accumulation (see conv1d/gpu_check.hpp).
+// Reference on the GPU with double accumulation (see common/gpu_check.hpp).
 void reference_gpu(const float* in, const float* mask, float* out, std::size_t n, int k,
                    cudaStream_t stream);
 

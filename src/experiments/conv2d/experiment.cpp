@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "conv1d/gpu_check.hpp"
+#include "common/gpu_check.hpp"
 #include "conv2d/kernels.cuh"
 #include "conv2d/reference.hpp"
 #include "memlab/bench/experiment.hpp"
@@ -110,7 +110,7 @@ bench::Check check(State& st, const Params&, const std::string&) {
     return c;
   }
   const std::size_t n = static_cast<std::size_t>(st.height) * static_cast<std::size_t>(st.width);
-  return conv::compare_on_gpu(st.out.get(), st.ref.get(), n, kTolerance, nullptr);
+  return compare_on_gpu(st.out.get(), st.ref.get(), n, kTolerance, nullptr);
 }
 
 double useful(const Params& p) {

@@ -53,7 +53,7 @@ void launch(const char* variant, const Image& img, const float* mask, float* tmp
 // Register-variant rows per thread for mask width k.
 int register_rows(int k);
 
-// Reference on the GPU with double accumulation (see conv1d/gpu_check.hpp).
+// Reference on the GPU with double accumulation (see common/gpu_check.hpp).
 void reference_gpu(const Image& img, const float* mask, cudaStream_t stream);
 
 }  // namespace memlab::lessons::conv2d

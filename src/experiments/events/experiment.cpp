@@ -5,6 +5,7 @@
 #include <chrono>
 #include <vector>
 
+#include "common/intervals.hpp"
 #include "events/kernels.cuh"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/parallel.hpp"
@@ -12,14 +13,12 @@
 #include "memlab/cuda/event.hpp"
 #include "memlab/cuda/fill.hpp"
 #include "memlab/cuda/stream.hpp"
-#include "streams/intervals.hpp"
 
 namespace memlab::lessons::events {
 namespace {
 
 using bench::Params;
 using Clock = std::chrono::steady_clock;
-using streams::Interval;
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -213,12 +212,12 @@ void inspect_two(State& st, bench::Extras& x) {
     Interval iv;
     iv.segment = k;
     iv.stream = k;
-    iv.kind = streams::OpKind::kKernel;
+    iv.kind = OpKind::kKernel;
     iv.ready = iv.start = marks[2 * k].elapsed_ms_since(zero);
     iv.end = marks[2 * k + 1].elapsed_ms_since(zero);
     ops.push_back(iv);
   }
-  const auto o = streams::overlap_stats(ops);
+  const auto o = overlap_stats(ops);
   const double d0 = ops[0].end - ops[0].start, d1 = ops[1].end - ops[1].start;
   const double both =
       std::max(0.0, std::min(ops[0].end, ops[1].end) - std::max(ops[0].start, ops[1].start));
@@ -227,8 +226,8 @@ void inspect_two(State& st, bench::Extras& x) {
   x.figures.emplace_back("wall_ms", o.makespan);
   x.figures.emplace_back("sum_over_wall", o.concurrency);
   x.figures.emplace_back("overlap_of_shorter", std::min(d0, d1) > 0 ? both / std::min(d0, d1) : 0);
-  x.text = streams::gantt(ops);
-  x.json = fmt::format("{{\"intervals\":{}}}", streams::intervals_json(ops));
+  x.text = gantt(ops);
+  x.json = fmt::format("{{\"intervals\":{}}}", intervals_json(ops));
 }
 
 bench::Experiment make() {

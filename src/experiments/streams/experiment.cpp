@@ -7,13 +7,13 @@
 #include <mutex>
 #include <vector>
 
+#include "common/intervals.hpp"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/parallel.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/fill.hpp"
 #include "memlab/model/timeline.hpp"
-#include "streams/intervals.hpp"
 #include "streams/kernels.cuh"
 #include "streams/pipeline.hpp"
 #include "streams/reference.hpp"

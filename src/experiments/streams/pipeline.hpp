@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "intervals.hpp"
+#include "common/intervals.hpp"
 #include "memlab/cuda/event.hpp"
 #include "memlab/cuda/stream.hpp"
 

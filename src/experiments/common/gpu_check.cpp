@@ -1,14 +1,14 @@
-#include "conv1d/gpu_check.hpp"
+#include "common/gpu_check.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <vector>
 
-#include "conv1d/gpu_check_kernels.cuh"
+#include "common/gpu_check_kernels.cuh"
 #include "memlab/cuda/check.hpp"
 
-namespace memlab::lessons::conv {
+namespace memlab::lessons {
 
 bench::Check compare_on_gpu(const float* got, const float* want, std::size_t n, double tolerance,
                             cudaStream_t stream) {
@@ -29,4 +29,4 @@ bench::Check compare_on_gpu(const float* got, const float* want, std::size_t n, 
   return detailed;
 }
 
-}  // namespace memlab::lessons::conv
+}  // namespace memlab::lessons

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace memlab::lessons::streams {
+namespace memlab::lessons {
 
 enum class OpKind { kH2D = 0, kKernel = 1, kD2H = 2 };
 
@@ -156,4 +156,4 @@ inline std::string intervals_json(const std::vector<Interval>& ops) {
   return out + "]";
 }
 
-}  // namespace memlab::lessons::streams
+}  // namespace memlab::lessons

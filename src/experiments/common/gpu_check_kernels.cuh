@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-namespace memlab::lessons::conv {
+namespace memlab::lessons {
 
 struct RelL2Sums {
   double diff2 = 0;  // sum of (got - want)^2 over finite got
@@ -15,4 +15,4 @@ struct RelL2Sums {
 
 RelL2Sums rel_l2_sums(const float* got, const float* want, std::size_t n, cudaStream_t stream);
 
-}  // namespace memlab::lessons::conv
+}  // namespace memlab::lessons

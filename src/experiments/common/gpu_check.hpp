@@ -15,10 +15,10 @@
 
 #include "memlab/bench/verify.hpp"
 
-namespace memlab::lessons::conv {
+namespace memlab::lessons {
 
 // ||got - want|| / ||want|| over n floats, computed on the GPU (synchronises `stream`).
 bench::Check compare_on_gpu(const float* got, const float* want, std::size_t n, double tolerance,
                             cudaStream_t stream);
 
-}  // namespace memlab::lessons::conv
+}  // namespace memlab::lessons

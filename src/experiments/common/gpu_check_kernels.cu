@@ -1,10 +1,10 @@
 #include <cuda_runtime.h>
 
+#include "common/gpu_check_kernels.cuh"
 #include "common/launch.hpp"
-#include "conv1d/gpu_check_kernels.cuh"
 #include "memlab/cuda/buffer.hpp"
 
-namespace memlab::lessons::conv {
+namespace memlab::lessons {
 namespace {
 
 // Grid-stride pass over both arrays (coalesced 4-byte loads); each warp reduces its partial sums
@@ -57,4 +57,4 @@ RelL2Sums rel_l2_sums(const float* got, const float* want, std::size_t n, cudaSt
   return r;
 }
 
-}  // namespace memlab::lessons::conv
+}  // namespace memlab::lessons
