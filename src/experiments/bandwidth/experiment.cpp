@@ -87,12 +87,6 @@ std::optional<bench::Prediction> streaming_model(const Params& p) {
   return pr;
 }
 
-void kernel_variant(bench::ExperimentBuilder<State>& b, const char* name, const char* what) {
-  b.variant(name, what, [name](State& st, const Params&, cudaStream_t s) {
-     launch(st.op, name, st.args(), s);
-   }).predict(streaming_model);
-}
-
 bench::Experiment make() {
   bench::ExperimentBuilder<State> b("bandwidth",
                                     "Streaming copy/scale/add/triad/fill against cudaMemcpy");
@@ -116,24 +110,28 @@ bench::Experiment make() {
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.c.fill_bytes(0xFF, s); })
       .check(check);
-  kernel_variant(b, "elem_f1", "one thread per 4-byte element (the seeds' vecAdd)");
-  kernel_variant(b, "gridstride_f1", "resident grid, grid-stride loop, 4-byte accesses");
-  kernel_variant(b, "elem_f4", "one thread per float4: 16-byte accesses");
-  kernel_variant(b, "gridstride_f4", "resident grid, grid-stride loop, 16-byte accesses");
-  kernel_variant(b, "f4_unroll4", "4 independent float4 loads in flight per thread");
-  kernel_variant(b, "f4_unroll4_cs", "as f4_unroll4 with streaming (evict-first) cache hints");
-  b.variant("cudaMemcpy", "cudaMemcpyAsync device-to-device: the copy ceiling",
-            [](State& st, const Params&, cudaStream_t s) {
-              MEMLAB_CUDA_CHECK(cudaMemcpyAsync(st.c.get(), st.a.get(), st.n * sizeof(float),
-                                                cudaMemcpyDeviceToDevice, s));
-            })
-      .only_if([](const Params& p) { return op_of(p) == Op::Copy; })
-      .predict(streaming_model);
-  b.variant("cudaMemset", "cudaMemsetAsync: the write-only ceiling",
-            [](State& st, const Params&, cudaStream_t s) { st.c.fill_bytes(kFillByte, s); })
-      .only_if([](const Params& p) { return op_of(p) == Op::Fill; })
-      .predict(streaming_model);
-  b.baseline("elem_f1");
+  for (const VariantInfo<Variant>& v : kVariants) {
+    const Variant id = v.id;
+    b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {
+       launch(st.op, id, st.args(), s);
+     }).predict(streaming_model);
+    switch (id) {  // the ceilings apply to one op each; the kernels to every op
+      case Variant::CudaMemcpy:
+        b.only_if([](const Params& p) { return op_of(p) == Op::Copy; });
+        break;
+      case Variant::CudaMemset:
+        b.only_if([](const Params& p) { return op_of(p) == Op::Fill; });
+        break;
+      case Variant::ElemF1:
+      case Variant::GridstrideF1:
+      case Variant::ElemF4:
+      case Variant::GridstrideF4:
+      case Variant::F4Unroll4:
+      case Variant::F4Unroll4Cs:
+        break;
+    }
+  }
+  b.baseline(variant_name(kVariants, Variant::ElemF1));
   return b.build();
 }
 

@@ -1,8 +1,6 @@
 #include <cuda_runtime.h>
 
 #include <cstring>
-#include <stdexcept>
-#include <string>
 
 #include "bandwidth/kernels.cuh"
 #include "common/launch.hpp"
@@ -135,36 +133,49 @@ __global__ void f4_unroll4(Args x) {
 constexpr unsigned kBlock = 256;
 
 template <Op op>
-void launch_op(const std::string& v, const Args& x, cudaStream_t s) {
-  if (v == "elem_f1") {
-    elem_f1<op><<<blocks_for(x.n, kBlock), kBlock, 0, s>>>(x);
-    MEMLAB_CHECK_LAUNCH(elem_f1);
-  } else if (v == "gridstride_f1") {
-    static const unsigned grid = resident_blocks(gridstride_f1<op>, kBlock);
-    gridstride_f1<op><<<grid, kBlock, 0, s>>>(x);
-    MEMLAB_CHECK_LAUNCH(gridstride_f1);
-  } else if (v == "elem_f4") {
-    elem_f4<op><<<blocks_for(x.n / 4, kBlock), kBlock, 0, s>>>(x);
-    MEMLAB_CHECK_LAUNCH(elem_f4);
-  } else if (v == "gridstride_f4") {
-    static const unsigned grid = resident_blocks(gridstride_f4<op>, kBlock);
-    gridstride_f4<op><<<grid, kBlock, 0, s>>>(x);
-    MEMLAB_CHECK_LAUNCH(gridstride_f4);
-  } else if (v == "f4_unroll4") {
-    f4_unroll4<op, false><<<blocks_for(x.n / 4, kBlock * 4), kBlock, 0, s>>>(x);
-    MEMLAB_CHECK_LAUNCH(f4_unroll4);
-  } else if (v == "f4_unroll4_cs") {
-    f4_unroll4<op, true><<<blocks_for(x.n / 4, kBlock * 4), kBlock, 0, s>>>(x);
-    MEMLAB_CHECK_LAUNCH(f4_unroll4_cs);
-  } else {
-    throw std::logic_error("bandwidth: unknown kernel variant " + v);
+void launch_op(Variant v, const Args& x, cudaStream_t s) {
+  switch (v) {
+    case Variant::ElemF1:
+      elem_f1<op><<<blocks_for(x.n, kBlock), kBlock, 0, s>>>(x);
+      MEMLAB_CHECK_LAUNCH(elem_f1);
+      return;
+    case Variant::GridstrideF1: {
+      static const unsigned grid = resident_blocks(gridstride_f1<op>, kBlock);
+      gridstride_f1<op><<<grid, kBlock, 0, s>>>(x);
+      MEMLAB_CHECK_LAUNCH(gridstride_f1);
+      return;
+    }
+    case Variant::ElemF4:
+      elem_f4<op><<<blocks_for(x.n / 4, kBlock), kBlock, 0, s>>>(x);
+      MEMLAB_CHECK_LAUNCH(elem_f4);
+      return;
+    case Variant::GridstrideF4: {
+      static const unsigned grid = resident_blocks(gridstride_f4<op>, kBlock);
+      gridstride_f4<op><<<grid, kBlock, 0, s>>>(x);
+      MEMLAB_CHECK_LAUNCH(gridstride_f4);
+      return;
+    }
+    case Variant::F4Unroll4:
+      f4_unroll4<op, false><<<blocks_for(x.n / 4, kBlock * 4), kBlock, 0, s>>>(x);
+      MEMLAB_CHECK_LAUNCH(f4_unroll4);
+      return;
+    case Variant::F4Unroll4Cs:
+      f4_unroll4<op, true><<<blocks_for(x.n / 4, kBlock * 4), kBlock, 0, s>>>(x);
+      MEMLAB_CHECK_LAUNCH(f4_unroll4_cs);
+      return;
+    case Variant::CudaMemcpy:
+      MEMLAB_CUDA_CHECK(
+          cudaMemcpyAsync(x.c, x.a, x.n * sizeof(float), cudaMemcpyDeviceToDevice, s));
+      return;
+    case Variant::CudaMemset:
+      MEMLAB_CUDA_CHECK(cudaMemsetAsync(x.c, kFillByte, x.n * sizeof(float), s));
+      return;
   }
 }
 
 }  // namespace
 
-void launch(Op op, const char* variant, const Args& x, cudaStream_t s) {
-  const std::string v = variant;
+void launch(Op op, Variant v, const Args& x, cudaStream_t s) {
   switch (op) {
     case Op::Copy:
       return launch_op<Op::Copy>(v, x, s);

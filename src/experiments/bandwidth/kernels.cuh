@@ -1,22 +1,16 @@
 // bandwidth: streaming kernels (seed 002's C = A + B and its relatives), the ceilings they aim at.
 //
 // Every kernel here moves each byte once: what limits it is DRAM, and the question is how close to
-// the device-to-device cudaMemcpy it gets. The variants, one step each:
-//   elem_f1        one thread per 4-byte element (the seeds' vecAdd): coalesced, but each thread
-//                  issues one small load and exits; many blocks to schedule.
-//   gridstride_f1  a resident grid walks the array: fewer blocks, same 4-byte accesses.
-//   elem_f4        one thread per float4: 16-byte accesses, a quarter of the instructions.
-//   gridstride_f4  resident grid, 16-byte accesses.
-//   f4_unroll4     each thread loads 4 independent float4 before it stores any: 64 bytes in flight
-//                  per thread, which hides DRAM latency with fewer warps.
-//   f4_unroll4_cs  the same with streaming cache hints (ld.global.cs / st.global.cs: evict first),
-//                  so the output does not push the inputs out of L2.
+// the device-to-device cudaMemcpy it gets. The variants, one step each, are the enumerators of
+// `Variant` below.
 // Napkin math (H200, one run): 2^28 floats copied = 2 GiB moved; at ~4.3 TB/s that is ~0.5 ms.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+
+#include "common/variants.hpp"
 
 namespace memlab::lessons::bandwidth {
 
@@ -34,6 +28,41 @@ struct Args {
   float fill;
 };
 
-void launch(Op op, const char* variant, const Args& args, cudaStream_t stream);
+enum class Variant {
+  // One thread per 4-byte element (the seeds' vecAdd): coalesced, but each thread issues one small
+  // load and exits; many blocks to schedule.
+  ElemF1,
+  // A resident grid walks the array: fewer blocks, same 4-byte accesses.
+  GridstrideF1,
+  // One thread per float4: 16-byte accesses, a quarter of the instructions.
+  ElemF4,
+  // Resident grid, 16-byte accesses.
+  GridstrideF4,
+  // Each thread loads 4 independent float4 before it stores any: 64 bytes in flight per thread,
+  // which hides DRAM latency with fewer warps.
+  F4Unroll4,
+  // The same with streaming cache hints (ld.global.cs / st.global.cs: evict first), so the output
+  // does not push the inputs out of L2.
+  F4Unroll4Cs,
+  // cudaMemcpyAsync device-to-device (op=copy only): the ceiling the kernels aim at.
+  CudaMemcpy,
+  // cudaMemsetAsync (op=fill only): the write-only ceiling.
+  CudaMemset,
+};
+
+inline constexpr VariantInfo<Variant> kVariants[] = {
+    {Variant::ElemF1, "elem_f1", "one thread per 4-byte element (the seeds' vecAdd)"},
+    {Variant::GridstrideF1, "gridstride_f1", "resident grid, grid-stride loop, 4-byte accesses"},
+    {Variant::ElemF4, "elem_f4", "one thread per float4: 16-byte accesses"},
+    {Variant::GridstrideF4, "gridstride_f4", "resident grid, grid-stride loop, 16-byte accesses"},
+    {Variant::F4Unroll4, "f4_unroll4", "4 independent float4 loads in flight per thread"},
+    {Variant::F4Unroll4Cs, "f4_unroll4_cs",
+     "as f4_unroll4 with streaming (evict-first) cache hints"},
+    {Variant::CudaMemcpy, "cudaMemcpy", "cudaMemcpyAsync device-to-device: the copy ceiling"},
+    {Variant::CudaMemset, "cudaMemset", "cudaMemsetAsync: the write-only ceiling"},
+};
+
+// Enqueues `variant` for `op` (the ceilings: cudaMemcpy for op=copy, cudaMemset for op=fill).
+void launch(Op op, Variant variant, const Args& args, cudaStream_t stream);
 
 }  // namespace memlab::lessons::bandwidth
