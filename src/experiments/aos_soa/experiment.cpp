@@ -20,12 +20,6 @@ Update update_of(const Params& p) {
   return p.s("update") == "one" ? Update::One : Update::All;
 }
 
-Layout layout_of(const std::string& variant) {
-  if (variant == "soa") return Layout::Soa;
-  if (variant == "aosoa32") return Layout::Aosoa;
-  return Layout::Aos;
-}
-
 struct State {
   std::size_t n = 0;
   std::uint64_t seed = 0;
@@ -51,7 +45,7 @@ State setup(const Params& p, std::uint64_t seed) {
 }
 
 bench::Check check(State& st, const Params&, const std::string& variant) {
-  const Layout layout = layout_of(variant);
+  const Layout layout = layout_of(variant_of(kVariants, variant, "aos_soa"));
   const auto l = static_cast<int>(layout);
   std::vector<float> got(st.out[l].size());
   st.out[l].copy_to_host(got.data(), got.size());
@@ -92,14 +86,6 @@ std::optional<bench::Prediction> predict(const Params& p, Layout layout) {
   return pr;
 }
 
-void add(bench::ExperimentBuilder<State>& b, const char* name, const char* what) {
-  const Layout layout = layout_of(name);
-  b.variant(name, what, [name, layout](State& st, const Params&, cudaStream_t s) {
-     const auto l = static_cast<int>(layout);
-     launch(name, st.update, st.in[l].get(), st.out[l].get(), st.n, s);
-   }).predict([layout](const Params& p) { return predict(p, layout); });
-}
-
 bench::Experiment make() {
   bench::ExperimentBuilder<State> b(
       "aos_soa", "Particles (8 floats): array of structures vs structure of arrays");
@@ -119,11 +105,15 @@ bench::Experiment make() {
         for (auto& o : st.out) o.fill_bytes(0xFF, s);
       })
       .check(check);
-  add(b, "aos", "array of structures, one 4-byte access per field");
-  add(b, "aos_f4", "array of structures, two 16-byte accesses per particle");
-  add(b, "soa", "structure of arrays, coalesced 4-byte accesses");
-  add(b, "aosoa32", "tiles of 32 particles per field (AoSoA)");
-  b.baseline("aos");
+  for (const VariantInfo<Variant>& v : kVariants) {
+    const Variant id = v.id;
+    const Layout layout = layout_of(id);
+    b.variant(v.name, v.description, [id, layout](State& st, const Params&, cudaStream_t s) {
+       const auto l = static_cast<int>(layout);
+       launch(id, st.update, st.in[l].get(), st.out[l].get(), st.n, s);
+     }).predict([layout](const Params& p) { return predict(p, layout); });
+  }
+  b.baseline(variant_name(kVariants, Variant::Aos));
   return b.build();
 }
 

@@ -1,8 +1,5 @@
 #include <cuda_runtime.h>
 
-#include <stdexcept>
-#include <string>
-
 #include "aos_soa/kernels.cuh"
 #include "common/launch.hpp"
 
@@ -84,24 +81,26 @@ __global__ void aos_f4_kernel(const float4* __restrict__ in, float4* __restrict_
 }
 
 template <Update update>
-void launch_update(const std::string& v, const float* in, float* out, std::size_t n,
-                   cudaStream_t s) {
+void launch_update(Variant v, const float* in, float* out, std::size_t n, cudaStream_t s) {
   const unsigned grid = blocks_for(n, kBlock);
-  if (v == "aos") {
-    scalar_kernel<Layout::Aos, update><<<grid, kBlock, 0, s>>>(in, out, n);
-    MEMLAB_CHECK_LAUNCH(scalar_kernel_aos);
-  } else if (v == "aos_f4") {
-    aos_f4_kernel<update><<<grid, kBlock, 0, s>>>(reinterpret_cast<const float4*>(in),
-                                                  reinterpret_cast<float4*>(out), n);
-    MEMLAB_CHECK_LAUNCH(aos_f4_kernel);
-  } else if (v == "soa") {
-    scalar_kernel<Layout::Soa, update><<<grid, kBlock, 0, s>>>(in, out, n);
-    MEMLAB_CHECK_LAUNCH(scalar_kernel_soa);
-  } else if (v == "aosoa32") {
-    scalar_kernel<Layout::Aosoa, update><<<grid, kBlock, 0, s>>>(in, out, n);
-    MEMLAB_CHECK_LAUNCH(scalar_kernel_aosoa);
-  } else {
-    throw std::logic_error("aos_soa: unknown variant " + v);
+  switch (v) {
+    case Variant::Aos:
+      scalar_kernel<Layout::Aos, update><<<grid, kBlock, 0, s>>>(in, out, n);
+      MEMLAB_CHECK_LAUNCH(scalar_kernel_aos);
+      return;
+    case Variant::AosF4:
+      aos_f4_kernel<update><<<grid, kBlock, 0, s>>>(reinterpret_cast<const float4*>(in),
+                                                    reinterpret_cast<float4*>(out), n);
+      MEMLAB_CHECK_LAUNCH(aos_f4_kernel);
+      return;
+    case Variant::Soa:
+      scalar_kernel<Layout::Soa, update><<<grid, kBlock, 0, s>>>(in, out, n);
+      MEMLAB_CHECK_LAUNCH(scalar_kernel_soa);
+      return;
+    case Variant::Aosoa32:
+      scalar_kernel<Layout::Aosoa, update><<<grid, kBlock, 0, s>>>(in, out, n);
+      MEMLAB_CHECK_LAUNCH(scalar_kernel_aosoa);
+      return;
   }
 }
 
@@ -123,7 +122,7 @@ void relayout_from_aos(Layout layout, const float* aos, float* out, std::size_t 
   MEMLAB_CHECK_LAUNCH(relayout_kernel);
 }
 
-void launch(const char* variant, Update update, const float* in, float* out, std::size_t n,
+void launch(Variant variant, Update update, const float* in, float* out, std::size_t n,
             cudaStream_t s) {
   if (update == Update::One) return launch_update<Update::One>(variant, in, out, n, s);
   return launch_update<Update::All>(variant, in, out, n, s);

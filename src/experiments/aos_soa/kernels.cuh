@@ -7,20 +7,15 @@
 //   update=one  x' = a x + b        useful bytes 8 per particle (read x, write x)
 //   update=all  every field read and written (x += dt vx, ..., v *= damping, vz -= g dt)
 //               useful bytes 64 per particle
-// Variants:
-//   aos        AoS, one 4-byte access per field: "one" drags 32 bytes per 4 used (8x traffic);
-//              "all" uses every byte but issues 8 strided 4-byte loads per particle.
-//   aos_f4     AoS read and written as two float4 per particle: all bytes used, 16-byte accesses
-//              (for "one" it still moves the whole structure).
-//   soa        SoA, 4-byte coalesced accesses: "one" moves only x.
-//   aosoa32    array of structures of arrays, tiles of 32 particles per field: coalesced like SoA,
-//              while one particle's fields stay within one kilobyte.
+// Variants: the enumerators of `Variant` below.
 // The kernels are out of place (in -> out) so that every run can be verified.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+
+#include "common/variants.hpp"
 
 namespace memlab::lessons::aos_soa {
 
@@ -41,7 +36,42 @@ std::size_t layout_floats(Layout layout, std::size_t n);
 void relayout_from_aos(Layout layout, const float* aos, float* out, std::size_t n,
                        cudaStream_t stream);
 
-void launch(const char* variant, Update update, const float* in, float* out, std::size_t n,
+enum class Variant {
+  // AoS, one 4-byte access per field: "one" drags 32 bytes per 4 used (8x traffic); "all" uses
+  // every byte but issues 8 strided 4-byte loads per particle.
+  Aos,
+  // AoS read and written as two float4 per particle: all bytes used, 16-byte accesses (for "one"
+  // it still moves the whole structure).
+  AosF4,
+  // SoA, 4-byte coalesced accesses: "one" moves only x.
+  Soa,
+  // Array of structures of arrays, tiles of 32 particles per field: coalesced like SoA, while one
+  // particle's fields stay within one kilobyte.
+  Aosoa32,
+};
+
+inline constexpr VariantInfo<Variant> kVariants[] = {
+    {Variant::Aos, "aos", "array of structures, one 4-byte access per field"},
+    {Variant::AosF4, "aos_f4", "array of structures, two 16-byte accesses per particle"},
+    {Variant::Soa, "soa", "structure of arrays, coalesced 4-byte accesses"},
+    {Variant::Aosoa32, "aosoa32", "tiles of 32 particles per field (AoSoA)"},
+};
+
+// The layout a variant reads and writes.
+constexpr Layout layout_of(Variant v) {
+  switch (v) {
+    case Variant::Aos:
+    case Variant::AosF4:
+      return Layout::Aos;
+    case Variant::Soa:
+      return Layout::Soa;
+    case Variant::Aosoa32:
+      return Layout::Aosoa;
+  }
+  invalid_variant("aos_soa");
+}
+
+void launch(Variant variant, Update update, const float* in, float* out, std::size_t n,
             cudaStream_t stream);
 
 }  // namespace memlab::lessons::aos_soa

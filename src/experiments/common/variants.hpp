@@ -36,6 +36,11 @@ constexpr const char* variant_name(const VariantInfo<Id> (&table)[N], Id id) {
   throw std::logic_error("variant table misses an enumerator");
 }
 
+// After an exhaustive switch that returns in every case: a value outside the enum is a bug.
+[[noreturn]] inline void invalid_variant(std::string_view lesson) {
+  throw std::logic_error(std::string(lesson) + ": variant value outside its enum");
+}
+
 // The enumerator named `name`. The harness only passes names the lesson registered, so an unknown
 // name is a bug in memlab (not a user input): std::logic_error naming the lesson and the name.
 template <class Id, std::size_t N>
