@@ -33,17 +33,6 @@ bool write_of(const Params& p) {
   return p.s("op") == "write";
 }
 
-Layout layout_of(const std::string& variant, std::int64_t s) {
-  if (variant == "stride1") return Layout{1, 1, 0, 32};
-  if (variant == "strided") return Layout{s, s, 1, 32 * s};
-  if (variant == "col_32x32") return Layout{32, 32, 1, 0};
-  if (variant == "col_32x33") return Layout{33, 32, 1, 0};
-  return Layout{0, 32, 1, 0};  // broadcast: lane l of warp w reads element w
-}
-
-const std::array<const char*, 5> kVariants = {"stride1", "strided", "col_32x32", "col_32x33",
-                                              "broadcast"};
-
 void validate(const Params& p) {
   if (p.n("iters") % kUnroll != 0) {
     throw UsageError(
@@ -60,7 +49,7 @@ struct State {
   std::vector<std::uint64_t> x;  // the initial region values (the largest region of the point)
   DeviceBuffer<unsigned char> in, out;
   DeviceBuffer<long long> cycles, ns;
-  Args args(const std::string& variant) const {
+  Args args(Variant variant) const {
     Args a;
     a.in = in.get();
     a.out = out.get();
@@ -82,7 +71,9 @@ State setup(const Params& p, std::uint64_t seed) {
   st.iters = static_cast<int>(p.n("iters"));
   st.stride = p.n("stride");
   st.blocks = sm_count();
-  for (const char* v : kVariants) st.region = std::max(st.region, layout_of(v, st.stride).region());
+  for (const VariantInfo<Variant>& v : kVariants) {
+    st.region = std::max(st.region, layout_of(v.id, st.stride).region());
+  }
   st.x = region_values(seed, st.region, st.word);
   const auto words = static_cast<std::size_t>(st.region);
   st.in = DeviceBuffer<unsigned char>(words * static_cast<std::size_t>(st.word));
@@ -101,7 +92,7 @@ State setup(const Params& p, std::uint64_t seed) {
 }
 
 bench::Check check(State& st, const Params&, const std::string& variant) {
-  const Layout layout = layout_of(variant, st.stride);
+  const Layout layout = layout_of(variant_of(kVariants, variant, "bank_conflicts"), st.stride);
   const std::vector<std::uint64_t> x(st.x.begin(), st.x.begin() + layout.region());
   const std::vector<std::uint64_t> want1 = expected_block(x, layout, st.word, st.write, st.iters);
   const std::size_t per = want1.size(), total = per * static_cast<std::size_t>(st.blocks);
@@ -116,16 +107,17 @@ bench::Check check(State& st, const Params&, const std::string& variant) {
   return bench::check_exact(got.data(), want.data(), total);
 }
 
-model::BankAccess model_of(const std::string& variant, const Params& p) {
+model::BankAccess model_of(Variant variant, const Params& p) {
   const Layout layout = layout_of(variant, p.n("stride"));
   std::array<std::int64_t, 32> idx{};
   for (int l = 0; l < 32; ++l) idx[static_cast<std::size_t>(l)] = layout.element(0, l);
   return model::analyze_banks(idx, word_of(p));
 }
 
-void add(bench::ExperimentBuilder<State>& b, const char* name, const char* what) {
-  const std::string v = name;
-  b.variant(name, what, [v](State& st, const Params&, cudaStream_t s) { launch(st.args(v), s); })
+void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
+  const Variant v = info.id;
+  b.variant(info.name, info.description,
+            [v](State& st, const Params&, cudaStream_t s) { launch(st.args(v), s); })
       .predict([v](const Params& p) -> std::optional<bench::Prediction> {
         const model::BankAccess m = model_of(v, p);
         bench::Prediction pr;
@@ -152,8 +144,15 @@ void add(bench::ExperimentBuilder<State>& b, const char* name, const char* what)
         x.figures.push_back({"model_wavefronts", m.passes});
         x.figures.push_back({"model_degree", m.degree});
       });
-  if (v != "stride1" && v != "strided") {
-    b.only_if([](const Params& p) { return !write_of(p) && p.n("stride") == 1; });
+  switch (v) {
+    case Variant::Stride1:
+    case Variant::Strided:
+      break;  // every point
+    case Variant::Col32x32:
+    case Variant::Col32x33:
+    case Variant::Broadcast:  // fixed read patterns: the stride axis does not apply
+      b.only_if([](const Params& p) { return !write_of(p) && p.n("stride") == 1; });
+      break;
   }
 }
 
@@ -181,12 +180,8 @@ bench::Experiment make() {
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
       .check(check);
-  add(b, "stride1", "lane l accesses element l of its warp's region: conflict-free (baseline)");
-  add(b, "strided", "lane l accesses element l*stride: gcd(stride,32)-way for 4-byte words");
-  add(b, "col_32x32", "lane l reads tile[l][c] of tile[32][32]: one bank, 32-way");
-  add(b, "col_32x33", "lane l reads tile[l][c] of tile[32][33]: 32 banks, conflict-free");
-  add(b, "broadcast", "all lanes read one element: one word, broadcast");
-  b.baseline("stride1");
+  for (const VariantInfo<Variant>& v : kVariants) add(b, v);
+  b.baseline(variant_name(kVariants, Variant::Stride1));
   return b.build();
 }
 

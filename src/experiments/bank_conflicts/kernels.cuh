@@ -7,14 +7,7 @@
 // issued back to back) to one element, and thread 0 brackets the loop with clock64/globaltimer.
 // Lane l of warp w uses element e = A(w) + l * s, with A(w) a per-warp shift that keeps the 32
 // warps' elements disjoint (so concurrent writes never race) and moves every lane by the same
-// amount (the bank pattern of the warp is unchanged). Variants:
-//   stride1    lane l: element A(w) + l, conflict-free; the baseline at every point (same op,
-//              word, warps, iterations).
-//   strided    lane l: element A(w) + l * stride. 4-byte words: gcd(stride, 32)-way conflict;
-//              8-byte words: served per half-warp, memlab::model::analyze_banks gives the degree.
-//   col_32x32  (read, at stride=1 points) lane l reads tile[l][w % 32] of tile[32][32]: 32-way.
-//   col_32x33  (read, at stride=1 points) the same column of tile[32][33]: conflict-free.
-//   broadcast  (read, at stride=1 points) all lanes read one element: one word, no conflict.
+// amount (the bank pattern of the warp is unchanged). Variants: the enumerators of `Variant`.
 // Verification: reads: each thread writes the (wrapping) sum of what it read, iters * x[e]; writes:
 // the block's final shared region is copied out, element e of a writing thread holds
 // x[e] + iters - 8 (the last group's value), untouched elements keep x[e].
@@ -28,6 +21,8 @@
 
 #include <cstddef>
 #include <cstdint>
+
+#include "common/variants.hpp"
 
 #if defined(__CUDACC__)
 #define MEMLAB_BANK_HD __host__ __device__
@@ -62,6 +57,49 @@ struct Args {
   int iters = 8192;  // accesses per thread, multiple of kUnroll
   int blocks = 1;
 };
+
+enum class Variant {
+  // Lane l: element A(w) + l, conflict-free; the baseline at every point (same op, word, warps,
+  // iterations).
+  Stride1,
+  // Lane l: element A(w) + l * stride. 4-byte words: gcd(stride, 32)-way conflict; 8-byte words:
+  // served per half-warp, memlab::model::analyze_banks gives the degree.
+  Strided,
+  // (read, at stride=1 points) lane l reads tile[l][w % 32] of tile[32][32]: 32-way.
+  Col32x32,
+  // (read, at stride=1 points) the same column of tile[32][33]: conflict-free.
+  Col32x33,
+  // (read, at stride=1 points) all lanes read one element: one word, no conflict.
+  Broadcast,
+};
+
+inline constexpr VariantInfo<Variant> kVariants[] = {
+    {Variant::Stride1, "stride1",
+     "lane l accesses element l of its warp's region: conflict-free (baseline)"},
+    {Variant::Strided, "strided",
+     "lane l accesses element l*stride: gcd(stride,32)-way for 4-byte words"},
+    {Variant::Col32x32, "col_32x32", "lane l reads tile[l][c] of tile[32][32]: one bank, 32-way"},
+    {Variant::Col32x33, "col_32x33",
+     "lane l reads tile[l][c] of tile[32][33]: 32 banks, conflict-free"},
+    {Variant::Broadcast, "broadcast", "all lanes read one element: one word, broadcast"},
+};
+
+// The element each lane of each warp accesses in `variant` at stride `s`.
+constexpr Layout layout_of(Variant variant, std::int64_t s) {
+  switch (variant) {
+    case Variant::Stride1:
+      return Layout{1, 1, 0, 32};
+    case Variant::Strided:
+      return Layout{s, s, 1, 32 * s};
+    case Variant::Col32x32:
+      return Layout{32, 32, 1, 0};
+    case Variant::Col32x33:
+      return Layout{33, 32, 1, 0};
+    case Variant::Broadcast:
+      return Layout{0, 32, 1, 0};  // lane l of warp w reads element w
+  }
+  invalid_variant("bank_conflicts");
+}
 
 int sm_count();
 void launch(const Args& args, cudaStream_t stream);
