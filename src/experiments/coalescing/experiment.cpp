@@ -68,22 +68,39 @@ State setup(const Params& p, std::uint64_t seed) {
 
 bench::Check check(State& st, const Params&, const std::string& variant) {
   const Shape& s = st.shape;
-  if (variant == "strided_read") {
-    const auto want =
-        reference_read(st.seed, s.n, s.stride, s.offset, s.elem, kBlock, read_grid(s.n, s.elem));
-    std::vector<std::uint32_t> got(want.size());
-    MEMLAB_CUDA_CHECK(cudaMemcpy(got.data(), st.out.get(), got.size() * 4, cudaMemcpyDeviceToHost));
-    return bench::check_exact(got.data(), want.data(), want.size());
+  switch (variant_of(kVariants, variant, "coalescing")) {
+    case Variant::StridedRead: {
+      const auto want =
+          reference_read(st.seed, s.n, s.stride, s.offset, s.elem, kBlock, read_grid(s.n, s.elem));
+      std::vector<std::uint32_t> got(want.size());
+      MEMLAB_CUDA_CHECK(
+          cudaMemcpy(got.data(), st.out.get(), got.size() * 4, cudaMemcpyDeviceToHost));
+      return bench::check_exact(got.data(), want.data(), want.size());
+    }
+    case Variant::StridedCopy: {
+      const auto want = reference_copy(st.seed, s.n, s.stride, s.offset, s.elem);
+      std::vector<std::uint8_t> got(want.size());
+      MEMLAB_CUDA_CHECK(cudaMemcpy(got.data(), st.out.get(), got.size(), cudaMemcpyDeviceToHost));
+      return bench::check_exact(got.data(), want.data(), want.size());
+    }
   }
-  const auto want = reference_copy(st.seed, s.n, s.stride, s.offset, s.elem);
-  std::vector<std::uint8_t> got(want.size());
-  MEMLAB_CUDA_CHECK(cudaMemcpy(got.data(), st.out.get(), got.size(), cudaMemcpyDeviceToHost));
-  return bench::check_exact(got.data(), want.data(), want.size());
+  invalid_variant("coalescing");
 }
 
 double read_bytes(const Params& p) {
   const Shape s = shape(p);
   return static_cast<double>(s.n) * s.elem;
+}
+
+// Whether a variant writes what it reads (useful bytes 2 n elem instead of n elem).
+bool copies(Variant v) {
+  switch (v) {
+    case Variant::StridedRead:
+      return false;
+    case Variant::StridedCopy:
+      return true;
+  }
+  invalid_variant("coalescing");
 }
 
 std::optional<bench::Prediction> predict(const Params& p, bool copy) {
@@ -112,15 +129,15 @@ B& common(B& b) {
       })
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
-      .check(check)
-      .variant("strided_read", "lane t reads in[t*stride + offset]; one XOR per block written",
-               [](State& st, const Params&, cudaStream_t s) { launch_read(st.args(), s); })
-      .variant_bytes(read_bytes)
-      .predict([](const Params& p) { return predict(p, false); })
-      .variant("strided_copy", "out[t] = in[t*stride + offset]: strided gather, coalesced write",
-               [](State& st, const Params&, cudaStream_t s) { launch_copy(st.args(), s); })
-      .variant_bytes([](const Params& p) { return 2.0 * read_bytes(p); })
-      .predict([](const Params& p) { return predict(p, true); });
+      .check(check);
+  for (const VariantInfo<Variant>& v : kVariants) {
+    const Variant id = v.id;
+    const bool copy = copies(id);
+    b.variant(v.name, v.description,
+              [id](State& st, const Params&, cudaStream_t s) { launch(id, st.args(), s); })
+        .variant_bytes([copy](const Params& p) { return (copy ? 2.0 : 1.0) * read_bytes(p); })
+        .predict([copy](const Params& p) { return predict(p, copy); });
+  }
   return b;
 }
 

@@ -101,6 +101,15 @@ void launch_read(const Args& a, cudaStream_t s) {
   }
 }
 
+void launch(Variant v, const Args& a, cudaStream_t s) {
+  switch (v) {
+    case Variant::StridedRead:
+      return launch_read(a, s);
+    case Variant::StridedCopy:
+      return launch_copy(a, s);
+  }
+}
+
 unsigned read_grid(std::size_t n, int elem_size) {
   switch (elem_size) {
     case 1:

@@ -6,10 +6,7 @@
 // s times the bytes, and once lanes are a sector or more apart every lane costs a sector of its
 // own (efficiency size / 32). An offset shifts the window off the 128-byte line boundary: one more
 // sector per request, which L2 mostly absorbs because the neighbouring warp wants it too.
-//   strided_read  reads only (a resident grid, 4 loads in flight per thread); each block writes
-//                 one 4-byte XOR of what it read (negligible bytes). Useful bytes: n * size.
-//   strided_copy  out[t] = in[t * stride + offset]: strided gather, coalesced write.
-//                 Useful bytes: 2 * n * size.
+// The variants are the enumerators of `Variant` below.
 // Napkin math (H200): 256 MiB read at stride 1 is ~65 us at 4.2 TB/s; at stride 32 with 4-byte
 // elements each 4 useful bytes drag a 32-byte sector: 8x the traffic, ~0.5 ms.
 #pragma once
@@ -18,6 +15,8 @@
 
 #include <cstddef>
 #include <cstdint>
+
+#include "common/variants.hpp"
 
 namespace memlab::lessons::coalescing {
 
@@ -32,6 +31,22 @@ struct Args {
   int elem_size;
 };
 
+enum class Variant {
+  // Reads only (a resident grid, 4 loads in flight per thread); each block writes one 4-byte XOR
+  // of what it read (negligible bytes). Useful bytes: n * size.
+  StridedRead,
+  // out[t] = in[t * stride + offset]: strided gather, coalesced write. Useful bytes: 2 * n * size.
+  StridedCopy,
+};
+
+inline constexpr VariantInfo<Variant> kVariants[] = {
+    {Variant::StridedRead, "strided_read",
+     "lane t reads in[t*stride + offset]; one XOR per block written"},
+    {Variant::StridedCopy, "strided_copy",
+     "out[t] = in[t*stride + offset]: strided gather, coalesced write"},
+};
+
+void launch(Variant variant, const Args& args, cudaStream_t stream);
 void launch_read(const Args& args, cudaStream_t stream);
 // Blocks strided_read launches for n elements (block b handles every t with t / kBlock = b mod
 // grid); the reference needs it.
