@@ -109,44 +109,43 @@ std::optional<bench::Prediction> roofline(const Params& p) {
 }
 
 // Tiling figures of each design at this mask (interior tile, 4-byte floats).
-void figures(const std::string& v, const Params& p, bench::Extras& x) {
+void figures(Variant v, const Params& p, bench::Extras& x) {
   const int k = mask_of(p), r = k / 2;
   double input_tile = 1, halo = r, shared = 0, reuse = 1, idle = 0;
-  if (v == "tiled_input") {
-    model::TilingParams tp;
-    tp.output_tile = kTileThreads - (k - 1);
-    tp.mask = k;
-    tp.dims = 1;
-    const model::TilingResult t = model::analyze_tiling(tp);
-    input_tile = t.input_tile;
-    halo = t.halo;
-    shared = static_cast<double>(t.shared_bytes);
-    reuse = t.reuse;
-    idle = static_cast<double>(t.idle_threads);
-  } else if (v == "tiled_output") {
-    input_tile = kTileThreads;  // in shared; + 2 r halo from the cache
-    shared = 4.0 * kTileThreads;
-    reuse = static_cast<double>(k) * kTileThreads / (kTileThreads + 2.0 * r);
-  } else if (v == "register_f4") {
-    const int h = (r + 3) / 4;
-    input_tile = 4.0 * (2 * h + 1);  // register window per 4 outputs
-    reuse = 4.0 * k / input_tile;    // taps per loaded float (L1 loads)
+  switch (v) {
+    case Variant::Naive:
+    case Variant::ConstMask:
+      break;  // one output per thread, no tile
+    case Variant::TiledInput: {
+      model::TilingParams tp;
+      tp.output_tile = kTileThreads - (k - 1);
+      tp.mask = k;
+      tp.dims = 1;
+      const model::TilingResult t = model::analyze_tiling(tp);
+      input_tile = t.input_tile;
+      halo = t.halo;
+      shared = static_cast<double>(t.shared_bytes);
+      reuse = t.reuse;
+      idle = static_cast<double>(t.idle_threads);
+      break;
+    }
+    case Variant::TiledOutput:
+      input_tile = kTileThreads;  // in shared; + 2 r halo from the cache
+      shared = 4.0 * kTileThreads;
+      reuse = static_cast<double>(k) * kTileThreads / (kTileThreads + 2.0 * r);
+      break;
+    case Variant::RegisterF4: {
+      const int h = (r + 3) / 4;
+      input_tile = 4.0 * (2 * h + 1);  // register window per 4 outputs
+      reuse = 4.0 * k / input_tile;    // taps per loaded float (L1 loads)
+      break;
+    }
   }
   x.figures = {{"input_tile", input_tile},
                {"halo", halo},
                {"shared_bytes", shared},
                {"reuse", reuse},
                {"idle_threads", idle}};
-}
-
-void add(bench::ExperimentBuilder<State>& b, const char* name, const std::string& what) {
-  const std::string v = name;
-  b.variant(name, what,
-            [name](State& st, const Params&, cudaStream_t s) {
-              launch(name, st.in.get(), st.mask.get(), st.out.get(), st.n, st.k, s);
-            })
-      .predict(roofline)
-      .inspect([v](State&, const Params& p, bench::Extras& x) { figures(v, p, x); });
 }
 
 bench::Experiment make() {
@@ -173,17 +172,16 @@ bench::Experiment make() {
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
       .check(check);
-  add(b, "naive", "one thread per output; input and mask from global memory");
-  add(b, "const_mask", "one thread per output; mask in __constant__ (broadcast)");
-  add(b, "tiled_input",
-      fmt::format("seed 000: {}-thread blocks load input tile + halo into shared, "
-                  "1024 - (K - 1) compute; mask in __constant__",
-                  kTileThreads));
-  add(b, "tiled_output",
-      "1024-output blocks, own inputs in shared, halo from global (L1/L2); mask in __constant__");
-  add(b, "register_f4",
-      "4 outputs per thread from a register window of 16-byte loads, float4 stores");
-  b.baseline("naive");
+  for (const VariantInfo<Variant>& v : kVariants) {
+    const Variant id = v.id;
+    b.variant(v.name, v.description,
+              [id](State& st, const Params&, cudaStream_t s) {
+                launch(id, st.in.get(), st.mask.get(), st.out.get(), st.n, st.k, s);
+              })
+        .predict(roofline)
+        .inspect([id](State&, const Params& p, bench::Extras& x) { figures(id, p, x); });
+  }
+  b.baseline(variant_name(kVariants, Variant::Naive));
   return b.build();
 }
 

@@ -225,28 +225,32 @@ void upload_mask(const float* host_mask, int k) {
       cudaMemcpyToSymbol(c_mask, host_mask, static_cast<std::size_t>(k) * sizeof(float)));
 }
 
-void launch(const char* variant, const float* in, const float* mask, float* out, std::size_t n,
-            int k, cudaStream_t stream) {
-  const std::string v = variant;
+void launch(Variant variant, const float* in, const float* mask, float* out, std::size_t n, int k,
+            cudaStream_t stream) {
   const auto nn = static_cast<idx_t>(n);
   constexpr unsigned block = 256;
-  if (v == "naive") {
-    naive_kernel<<<blocks_for(n, block), block, 0, stream>>>(in, mask, out, nn, k);
-    MEMLAB_CHECK_LAUNCH(naive_kernel);
-  } else if (v == "const_mask") {
-    const_mask_kernel<<<blocks_for(n, block), block, 0, stream>>>(in, out, nn, k);
-    MEMLAB_CHECK_LAUNCH(const_mask_kernel);
-  } else if (v == "tiled_input") {
-    const auto o_tile = static_cast<unsigned>(kTileThreads - (k - 1));
-    tiled_input_kernel<<<blocks_for(n, o_tile), kTileThreads, 0, stream>>>(in, out, nn, k);
-    MEMLAB_CHECK_LAUNCH(tiled_input_kernel);
-  } else if (v == "tiled_output") {
-    tiled_output_kernel<<<blocks_for(n, kTileThreads), kTileThreads, 0, stream>>>(in, out, nn, k);
-    MEMLAB_CHECK_LAUNCH(tiled_output_kernel);
-  } else if (v == "register_f4") {
-    dispatch_register(in, out, nn, k, stream);
-  } else {
-    throw std::invalid_argument("conv1d: unknown variant " + v);
+  switch (variant) {
+    case Variant::Naive:
+      naive_kernel<<<blocks_for(n, block), block, 0, stream>>>(in, mask, out, nn, k);
+      MEMLAB_CHECK_LAUNCH(naive_kernel);
+      return;
+    case Variant::ConstMask:
+      const_mask_kernel<<<blocks_for(n, block), block, 0, stream>>>(in, out, nn, k);
+      MEMLAB_CHECK_LAUNCH(const_mask_kernel);
+      return;
+    case Variant::TiledInput: {
+      const auto o_tile = static_cast<unsigned>(kTileThreads - (k - 1));
+      tiled_input_kernel<<<blocks_for(n, o_tile), kTileThreads, 0, stream>>>(in, out, nn, k);
+      MEMLAB_CHECK_LAUNCH(tiled_input_kernel);
+      return;
+    }
+    case Variant::TiledOutput:
+      tiled_output_kernel<<<blocks_for(n, kTileThreads), kTileThreads, 0, stream>>>(in, out, nn, k);
+      MEMLAB_CHECK_LAUNCH(tiled_output_kernel);
+      return;
+    case Variant::RegisterF4:
+      dispatch_register(in, out, nn, k, stream);
+      return;
   }
 }
 
