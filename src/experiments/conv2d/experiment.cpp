@@ -140,30 +140,40 @@ std::optional<bench::Prediction> separable_model(const Params& p) {
   return pr;
 }
 
-void figures(const std::string& v, const Params& p, bench::Extras& x) {
+void figures(Variant v, const Params& p, bench::Extras& x) {
   const int k = mask_of(p), r = k / 2;
   double input_tile = 1, shared = 0, reuse = 1, idle = 0;
-  if (v == "tiled_input") {
-    model::TilingParams tp;
-    tp.output_tile = 33 - k;
-    tp.mask = k;
-    tp.dims = 2;
-    const model::TilingResult t = model::analyze_tiling(tp);
-    input_tile = t.input_tile;
-    shared = static_cast<double>(t.shared_bytes);
-    reuse = t.reuse;
-    idle = static_cast<double>(t.idle_threads);
-  } else if (v == "tiled_output") {
-    input_tile = 32;  // 32 x 16 in shared; the halo ring from the cache
-    shared = 4.0 * 32 * 16;
-    reuse = static_cast<double>(k) * k * 512.0 / ((32.0 + 2 * r) * (16.0 + 2 * r));
-  } else if (v == "register") {
-    const int h = (r + 3) / 4, rows = register_rows(k);
-    input_tile = 4.0 * (2 * h + 1);  // register window width per row, R + K - 1 rows
-    reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
-  } else if (v == "separable") {
-    input_tile = 0;
-    reuse = k / 2.0;  // K^2 / 2K: flops saved
+  switch (v) {
+    case Variant::Naive:
+    case Variant::ConstMask:
+      break;  // one output per thread, no tile
+    case Variant::TiledInput: {
+      model::TilingParams tp;
+      tp.output_tile = 33 - k;
+      tp.mask = k;
+      tp.dims = 2;
+      const model::TilingResult t = model::analyze_tiling(tp);
+      input_tile = t.input_tile;
+      shared = static_cast<double>(t.shared_bytes);
+      reuse = t.reuse;
+      idle = static_cast<double>(t.idle_threads);
+      break;
+    }
+    case Variant::TiledOutput:
+      input_tile = 32;  // 32 x 16 in shared; the halo ring from the cache
+      shared = 4.0 * 32 * 16;
+      reuse = static_cast<double>(k) * k * 512.0 / ((32.0 + 2 * r) * (16.0 + 2 * r));
+      break;
+    case Variant::Register: {
+      const int h = (r + 3) / 4, rows = register_rows(k);
+      input_tile = 4.0 * (2 * h + 1);  // register window width per row, R + K - 1 rows
+      reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
+      break;
+    }
+    case Variant::Separable:
+      input_tile = 0;
+      reuse = k / 2.0;  // K^2 / 2K: flops saved
+      break;
   }
   x.figures = {{"input_tile", input_tile},
                {"halo", r},
@@ -172,15 +182,25 @@ void figures(const std::string& v, const Params& p, bench::Extras& x) {
                {"idle_threads", idle}};
 }
 
-void add(bench::ExperimentBuilder<State>& b, const char* name, const std::string& what) {
-  const std::string v = name;
-  b.variant(name, what,
-            [name](State& st, const Params&, cudaStream_t s) {
-              launch(name, st.image(), st.mask.get(), st.tmp.get(), s);
-            })
-      .predict(v == "separable" ? separable_model : roofline)
-      .inspect([v](State&, const Params& p, bench::Extras& x) { figures(v, p, x); });
-  if (v != "separable") b.only_if([](const Params& p) { return !separable_of(p); });
+void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
+  const Variant v = info.id;
+  b.variant(info.name, info.description, [v](State& st, const Params&, cudaStream_t s) {
+     launch(v, st.image(), st.mask.get(), st.tmp.get(), s);
+   }).inspect([v](State&, const Params& p, bench::Extras& x) { figures(v, p, x); });
+  switch (v) {
+    case Variant::Naive:
+    case Variant::ConstMask:
+    case Variant::TiledInput:
+    case Variant::TiledOutput:
+    case Variant::Register:  // the random K x K mask (separable=no) only
+      b.predict(roofline).only_if([](const Params& p) { return !separable_of(p); });
+      break;
+    case Variant::Separable:  // the col x row mask only, 2 K instead of K^2 FMAs per pixel
+      b.predict(separable_model).only_if(separable_of).variant_flops([](const Params& p) {
+        return 4.0 * mask_of(p) * pixels(p);
+      });
+      break;
+  }
 }
 
 bench::Experiment make() {
@@ -223,18 +243,8 @@ bench::Experiment make() {
         st.tmp.fill_bytes(0xFF, s);
       })
       .check(check);
-  add(b, "naive", "one thread per output; image and mask from global memory");
-  add(b, "const_mask", "one thread per output; mask in __constant__ (broadcast)");
-  add(b, "tiled_input",
-      "seed 000: 32x32-thread blocks load input tile + halo into shared, (33-K)^2 compute");
-  add(b, "tiled_output", "32x16 output-tile blocks, own inputs in shared, halo from L1/L2");
-  add(b, "register",
-      "R x 4 outputs per thread, register window of 16-byte row loads, mask in __constant__");
-  add(b, "separable", "separable mask only: row pass + column pass through an intermediate");
-  b.only_if(separable_of).variant_flops([](const Params& p) {
-    return 4.0 * mask_of(p) * pixels(p);
-  });
-  b.baseline("naive");
+  for (const VariantInfo<Variant>& v : kVariants) add(b, v);
+  b.baseline(variant_name(kVariants, Variant::Naive));
   return b.build();
 }
 

@@ -402,37 +402,36 @@ void launch_separable(const Image& img, float* tmp, cudaStream_t s) {
   }
 }
 
+// The register variant (separable = false) or the separable one, compiled for mask width K.
 template <int K>
-void launch_k(const std::string& v, const Image& img, float* tmp, cudaStream_t s) {
-  if (v == "register") {
-    if constexpr (K <= 5) {
-      launch_stream<K, rows_for(K)>(img, s);
-    } else {
-      launch_register<K, rows_for(K), kRegMinBlocks>(img, s);
-    }
-  } else {
+void launch_k(bool separable, const Image& img, float* tmp, cudaStream_t s) {
+  if (separable) {
     launch_separable<K>(img, tmp, s);
+  } else if constexpr (K <= 5) {
+    launch_stream<K, rows_for(K)>(img, s);
+  } else {
+    launch_register<K, rows_for(K), kRegMinBlocks>(img, s);
   }
 }
 
-void dispatch(const std::string& v, const Image& img, float* tmp, cudaStream_t s) {
+void dispatch(bool separable, const Image& img, float* tmp, cudaStream_t s) {
   switch (img.k) {
     case 1:
-      return launch_k<1>(v, img, tmp, s);
+      return launch_k<1>(separable, img, tmp, s);
     case 3:
-      return launch_k<3>(v, img, tmp, s);
+      return launch_k<3>(separable, img, tmp, s);
     case 5:
-      return launch_k<5>(v, img, tmp, s);
+      return launch_k<5>(separable, img, tmp, s);
     case 7:
-      return launch_k<7>(v, img, tmp, s);
+      return launch_k<7>(separable, img, tmp, s);
     case 9:
-      return launch_k<9>(v, img, tmp, s);
+      return launch_k<9>(separable, img, tmp, s);
     case 11:
-      return launch_k<11>(v, img, tmp, s);
+      return launch_k<11>(separable, img, tmp, s);
     case 13:
-      return launch_k<13>(v, img, tmp, s);
+      return launch_k<13>(separable, img, tmp, s);
     case 15:
-      return launch_k<15>(v, img, tmp, s);
+      return launch_k<15>(separable, img, tmp, s);
     default:
       throw std::invalid_argument("conv2d: unsupported mask width " + std::to_string(img.k));
   }
@@ -478,36 +477,42 @@ void upload_mask(const float* mask, const float* row, const float* col, int k) {
   if (col != nullptr) MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_col, col, kk * sizeof(float)));
 }
 
-void launch(const char* variant, const Image& img, const float* mask, float* tmp,
-            cudaStream_t stream) {
-  const std::string v = variant;
-  if (v == "naive" || v == "const_mask") {
-    const dim3 block(32, 8);
-    if (v == "naive") {
+void launch(Variant variant, const Image& img, const float* mask, float* tmp, cudaStream_t stream) {
+  switch (variant) {
+    case Variant::Naive: {
+      const dim3 block(32, 8);
       naive_kernel<<<grid_2d(img, block), block, 0, stream>>>(img.in, mask, img.out, img.height,
                                                               img.width, img.k);
       MEMLAB_CHECK_LAUNCH(naive_kernel);
-    } else {
+      return;
+    }
+    case Variant::ConstMask: {
+      const dim3 block(32, 8);
       const_mask_kernel<<<grid_2d(img, block), block, 0, stream>>>(img.in, img.out, img.height,
                                                                    img.width, img.k);
       MEMLAB_CHECK_LAUNCH(const_mask_kernel);
+      return;
     }
-  } else if (v == "tiled_input") {
-    const auto o = static_cast<unsigned>(kTile - img.k + 1);
-    const dim3 block(kTile, kTile);
-    const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), o),
-                    blocks_for(static_cast<std::size_t>(img.height), o));
-    tiled_input_kernel<<<grid, block, 0, stream>>>(img.in, img.out, img.height, img.width, img.k);
-    MEMLAB_CHECK_LAUNCH(tiled_input_kernel);
-  } else if (v == "tiled_output") {
-    const dim3 block(kOutW, kOutH);
-    tiled_output_kernel<<<grid_2d(img, block), block, 0, stream>>>(img.in, img.out, img.height,
-                                                                   img.width, img.k);
-    MEMLAB_CHECK_LAUNCH(tiled_output_kernel);
-  } else if (v == "register" || v == "separable") {
-    dispatch(v, img, tmp, stream);
-  } else {
-    throw std::invalid_argument("conv2d: unknown variant " + v);
+    case Variant::TiledInput: {
+      const auto o = static_cast<unsigned>(kTile - img.k + 1);
+      const dim3 block(kTile, kTile);
+      const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), o),
+                      blocks_for(static_cast<std::size_t>(img.height), o));
+      tiled_input_kernel<<<grid, block, 0, stream>>>(img.in, img.out, img.height, img.width, img.k);
+      MEMLAB_CHECK_LAUNCH(tiled_input_kernel);
+      return;
+    }
+    case Variant::TiledOutput: {
+      const dim3 block(kOutW, kOutH);
+      tiled_output_kernel<<<grid_2d(img, block), block, 0, stream>>>(img.in, img.out, img.height,
+                                                                     img.width, img.k);
+      MEMLAB_CHECK_LAUNCH(tiled_output_kernel);
+      return;
+    }
+    case Variant::Register:
+      return dispatch(false, img, tmp, stream);
+    case Variant::Separable:
+      return dispatch(true, img, tmp, stream);
   }
 }
 

@@ -1,27 +1,8 @@
 // conv2d: out[y][x] = sum_{i,j < K} in[y - r + i][x - r + j] * M[i][j], r = K / 2, zero ghost
 // cells outside the image. Seed 000 sections 3-4 (2D tiles with halo, mask in __constant__).
 //
-// Variants (FP32; useful bytes = image read once + output written once = 8 H W):
-//   naive         one thread per output (32x8 blocks); K^2 taps from global/L1, mask from global.
-//   const_mask    as naive, mask in __constant__ (one broadcast per warp and tap).
-//   tiled_input   seed 000's kernel: 32x32-thread blocks = input tile, O = 33 - K outputs per side
-//                 (28 for K = 5, 18 for K = 15), halo r, shared 4 KiB; 1 - O^2/1024 of the threads
-//                 only load. Reuse (global reads per output, untiled / tiled) = K^2 O^2 / 32^2.
-//   tiled_output  32x16 output-tile blocks; shared holds the block's own 32x16 inputs (2 KiB); the
-//                 halo ring ((32 + 2r)(16 + 2r) - 512 pixels) comes from global via L1/L2.
-//   register      each thread computes R rows x 4 columns (R = 8 for K <= 5, else 4): it streams
-//                 R + K - 1 input rows, each a window of 4 (2H + 1) floats (H = ceil(r / 4)) read
-//                 with 16-byte loads, and adds each row into every output row it touches from
-//                 registers (fully unrolled per K; in the SASS no FFMA takes a c[0x3] operand:
-//                 the taps are loaded into registers, 465 LDC/ULDC for 3600 FFMA at K = 15).
-//                 No shared memory; the horizontal halo comes from L1 (the neighbouring lanes'
-//                 loads). 16-byte loads/stores need width % 4 == 0; otherwise 4-byte loads.
-//                 K <= 5 (stream_kernel): each output row is stored as soon as it is complete
-//                 (K rows of accumulators live) and the next row's window is loaded before the
-//                 current row's FMAs (one row of loads in flight): 88.6% of memcpy at K = 5.
-//   separable     only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a
-//                 column pass (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes
-//                 still 8 H W; the intermediate costs another 8 H W of DRAM traffic (16 H W total).
+// Variants: the enumerators of `Variant` below (FP32; useful bytes = image read once + output
+// written once = 8 H W).
 //
 // Napkin math (H200, 16384^2 floats = 1 GiB per image): 2 GiB useful -> 0.51 ms at ~4.2 TB/s.
 // Flops 2 K^2 per pixel: K = 5: 13.4 GFLOP = 0.2 ms at 67 TFLOP/s (memory bound);
@@ -32,9 +13,52 @@
 
 #include <cstddef>
 
+#include "common/variants.hpp"
+
 namespace memlab::lessons::conv2d {
 
 inline constexpr int kMaxMask = 15;  // __constant__ float c_mask[15 * 15]
+
+enum class Variant {
+  // One thread per output (32x8 blocks); K^2 taps from global/L1, mask from global.
+  Naive,
+  // As naive, mask in __constant__ (one broadcast per warp and tap).
+  ConstMask,
+  // Seed 000's kernel: 32x32-thread blocks = input tile, O = 33 - K outputs per side (28 for
+  // K = 5, 18 for K = 15), halo r, shared 4 KiB; 1 - O^2/1024 of the threads only load. Reuse
+  // (global reads per output, untiled / tiled) = K^2 O^2 / 32^2.
+  TiledInput,
+  // 32x16 output-tile blocks; shared holds the block's own 32x16 inputs (2 KiB); the halo ring
+  // ((32 + 2r)(16 + 2r) - 512 pixels) comes from global via L1/L2.
+  TiledOutput,
+  // Each thread computes R rows x 4 columns (R = 8 for K <= 5, else 4): it streams R + K - 1 input
+  // rows, each a window of 4 (2H + 1) floats (H = ceil(r / 4)) read with 16-byte loads, and adds
+  // each row into every output row it touches from registers (fully unrolled per K; in the SASS no
+  // FFMA takes a c[0x3] operand: the taps are loaded into registers, 465 LDC/ULDC for 3600 FFMA at
+  // K = 15). No shared memory; the horizontal halo comes from L1 (the neighbouring lanes' loads).
+  // 16-byte loads/stores need width % 4 == 0; otherwise 4-byte loads. K <= 5 (stream_kernel):
+  // each output row is stored as soon as it is complete (K rows of accumulators live) and the next
+  // row's window is loaded before the current row's FMAs (one row of loads in flight): 88.6% of
+  // memcpy at K = 5.
+  Register,
+  // Only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a column pass
+  // (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes still 8 H W; the
+  // intermediate costs another 8 H W of DRAM traffic (16 H W total).
+  Separable,
+};
+
+inline constexpr VariantInfo<Variant> kVariants[] = {
+    {Variant::Naive, "naive", "one thread per output; image and mask from global memory"},
+    {Variant::ConstMask, "const_mask", "one thread per output; mask in __constant__ (broadcast)"},
+    {Variant::TiledInput, "tiled_input",
+     "seed 000: 32x32-thread blocks load input tile + halo into shared, (33-K)^2 compute"},
+    {Variant::TiledOutput, "tiled_output",
+     "32x16 output-tile blocks, own inputs in shared, halo from L1/L2"},
+    {Variant::Register, "register",
+     "R x 4 outputs per thread, register window of 16-byte row loads, mask in __constant__"},
+    {Variant::Separable, "separable",
+     "separable mask only: row pass + column pass through an intermediate"},
+};
 
 // Copies the K x K mask (row-major) and, for the separable path, its row and column factors
 // (may be null) into __constant__ memory.
@@ -47,8 +71,7 @@ struct Image {
 };
 
 // `mask` is the same mask in global memory (naive); `tmp` an H x W buffer (separable only).
-void launch(const char* variant, const Image& img, const float* mask, float* tmp,
-            cudaStream_t stream);
+void launch(Variant variant, const Image& img, const float* mask, float* tmp, cudaStream_t stream);
 
 // Register-variant rows per thread for mask width k.
 int register_rows(int k);
