@@ -98,16 +98,21 @@ bench::Check check(State& st, const Params&, const std::string& variant) {
   st.x.copy_to_host(got.data(), st.n);
   bench::Check c = bench::check_exact(got.data(), st.want_x.data(), st.n);
   if (!c.ok) return c;
-  if (variant == "cross_stream") {
-    st.y.copy_to_host(got.data(), st.n);
-    std::vector<float> want(st.n);
-    for (std::size_t i = 0; i < st.n; ++i) want[i] = consume_reference(st.want_x[i]);
-    c = bench::check_exact(got.data(), want.data(), st.n);
-    if (!c.ok) c.detail = " y = 2x + 1 (B after A):" + c.detail;
-  }
-  if (variant == "two_streams") {
-    st.z.copy_to_host(got.data(), st.n);
-    c = bench::check_exact(got.data(), st.want_x.data(), st.n);
+  switch (variant_of(kVariants, variant, "events")) {
+    case Variant::Kernel:
+      break;
+    case Variant::CrossStream: {
+      st.y.copy_to_host(got.data(), st.n);
+      std::vector<float> want(st.n);
+      for (std::size_t i = 0; i < st.n; ++i) want[i] = consume_reference(st.want_x[i]);
+      c = bench::check_exact(got.data(), want.data(), st.n);
+      if (!c.ok) c.detail = " y = 2x + 1 (B after A):" + c.detail;
+      break;
+    }
+    case Variant::TwoStreams:
+      st.z.copy_to_host(got.data(), st.n);
+      c = bench::check_exact(got.data(), st.want_x.data(), st.n);
+      break;
   }
   return c;
 }
@@ -230,6 +235,43 @@ void inspect_two(State& st, bench::Extras& x) {
   x.json = fmt::format("{{\"intervals\":{}}}", intervals_json(ops));
 }
 
+void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& v) {
+  switch (v.id) {
+    case Variant::Kernel:
+      b.variant(v.name, v.description, [](State& st, const Params&, cudaStream_t s) {
+         launch_work(st.in.get(), st.x.get(), st.n, st.work, 0, s);
+       }).inspect([](State& st, const Params&, bench::Extras& x) { inspect_kernel(st, x); });
+      return;
+    case Variant::CrossStream:
+      b.variant(v.name, v.description,
+                [](State& st, const Params&, cudaStream_t s) { enqueue_cross(st, s, true); })
+          .variant_bytes([](const Params& p) { return 16.0 * static_cast<double>(p.n("n")); })
+          .predict([](const Params&) -> std::optional<bench::Prediction> {
+            bench::Prediction pr;
+            pr.model = "B (a few us) waits for A: about the time of A alone";
+            pr.slowdown = 1.0;
+            return pr;
+          })
+          .inspect([](State& st, const Params&, bench::Extras& x) { inspect_cross(st, x); });
+      return;
+    case Variant::TwoStreams:
+      b.variant(v.name, v.description,
+                [](State& st, const Params&, cudaStream_t s) { enqueue_two(st, s, nullptr); })
+          .variant_bytes([](const Params& p) { return 16.0 * static_cast<double>(p.n("n")); })
+          .variant_flops([](const Params& p) {
+            return 4.0 * static_cast<double>(p.n("n")) * static_cast<double>(p.n("work"));
+          })
+          .predict([](const Params&) -> std::optional<bench::Prediction> {
+            bench::Prediction pr;
+            pr.model = "twice the work on the whole GPU at once: 2x the single kernel";
+            pr.slowdown = 2.0;
+            return pr;
+          })
+          .inspect([](State& st, const Params&, bench::Extras& x) { inspect_two(st, x); });
+      return;
+  }
+}
+
 bench::Experiment make() {
   bench::ExperimentBuilder<State> b("events",
                                     "CUDA events: timing pitfalls, cross-stream dependencies");
@@ -252,35 +294,8 @@ bench::Experiment make() {
         st.z.fill_bytes(0xFF, s);
       })
       .check(check);
-  b.variant("kernel", "one kernel, timed by the harness; inspect: host timers vs events",
-            [](State& st, const Params&, cudaStream_t s) {
-              launch_work(st.in.get(), st.x.get(), st.n, st.work, 0, s);
-            })
-      .inspect([](State& st, const Params&, bench::Extras& x) { inspect_kernel(st, x); });
-  b.variant("cross_stream", "A in stream a, event, stream b waits, B consumes A's output",
-            [](State& st, const Params&, cudaStream_t s) { enqueue_cross(st, s, true); })
-      .variant_bytes([](const Params& p) { return 16.0 * static_cast<double>(p.n("n")); })
-      .predict([](const Params&) -> std::optional<bench::Prediction> {
-        bench::Prediction pr;
-        pr.model = "B (a few us) waits for A: about the time of A alone";
-        pr.slowdown = 1.0;
-        return pr;
-      })
-      .inspect([](State& st, const Params&, bench::Extras& x) { inspect_cross(st, x); });
-  b.variant("two_streams", "two kernels on half the grid each, in two streams at once",
-            [](State& st, const Params&, cudaStream_t s) { enqueue_two(st, s, nullptr); })
-      .variant_bytes([](const Params& p) { return 16.0 * static_cast<double>(p.n("n")); })
-      .variant_flops([](const Params& p) {
-        return 4.0 * static_cast<double>(p.n("n")) * static_cast<double>(p.n("work"));
-      })
-      .predict([](const Params&) -> std::optional<bench::Prediction> {
-        bench::Prediction pr;
-        pr.model = "twice the work on the whole GPU at once: 2x the single kernel";
-        pr.slowdown = 2.0;
-        return pr;
-      })
-      .inspect([](State& st, const Params&, bench::Extras& x) { inspect_two(st, x); });
-  b.baseline("kernel");
+  for (const VariantInfo<Variant>& v : kVariants) add(b, v);
+  b.baseline(variant_name(kVariants, Variant::Kernel));
   return b.build();
 }
 
