@@ -103,6 +103,61 @@ void common_byte_axes(bench::ExperimentBuilder<ByteState>& b) {
       .poison([](ByteState& st, const Params&, cudaStream_t s) { st.bins.fill_bytes(0xFF, s); });
 }
 
+// What limits each variant (the model line of its prediction).
+const char* limit(TextVariant v) {
+  switch (v) {
+    case TextVariant::Naive:
+      return "L2 atomics on 7 addresses: serialized, far below DRAM on text";
+    case TextVariant::Privatized:
+      return "7 global atomics per 256 bytes still contend in L2";
+    case TextVariant::CoarseContiguous:
+      return "uncoalesced 1-byte loads: one sector per lane per load";
+    case TextVariant::CoarseInterleaved:
+      return "shared atomics on 7 words: same-address serialization";
+    case TextVariant::Aggregated:
+      return "one shared atomic per run: fast on long runs only";
+    case TextVariant::WarpAggregated:
+      return "match.any per byte: instruction-bound";
+    case TextVariant::LaneCopies:
+      return "one shared wavefront per 32 bytes: DRAM-bound";
+    case TextVariant::Registers:
+      return "~8 integer instructions per byte: DRAM-bound";
+  }
+  invalid_variant("text_histogram");
+}
+
+const char* limit(ByteVariant v) {
+  switch (v) {
+    case ByteVariant::Naive:
+      return "one L2 atomic per byte; one address for a repeated value";
+    case ByteVariant::Privatized:
+      return "1-byte loads and bank-conflicted shared atomics";
+    case ByteVariant::PrivatizedV16:
+      return "~3.5 shared wavefronts per warp atomic on random bytes: ~2.4 TB/s";
+    case ByteVariant::PerWarp:
+      return "bank conflicts within the warp remain";
+    case ByteVariant::PerLane:
+      return "conflict-free: one wavefront per 32 bytes, DRAM-bound";
+    case ByteVariant::PerThread:
+      return "two wavefronts per 32 bytes (16 B/clk/SM ~ 4.2 TB/s): DRAM-bound";
+    case ByteVariant::Cub:
+      return "vendor: shared atomics, RLE";
+  }
+  invalid_variant("histogram");
+}
+
+const char* limit(AtomicVariant v) {
+  switch (v) {
+    case AtomicVariant::Global:
+      return "same-address L2 atomics serialize (~1 per clock)";
+    case AtomicVariant::Warp:
+      return "32x fewer atomics";
+    case AtomicVariant::Block:
+      return "DRAM-bound";
+  }
+  invalid_variant("atomics");
+}
+
 std::optional<bench::Prediction> stream_once(const Params& p, const char* limit) {
   bench::Prediction pr;
   pr.model = limit;
@@ -121,28 +176,13 @@ bench::Experiment make_text() {
     const auto want = letter_counts(st.want);
     return check_bins(read_bins(st.bins, kLetterBins), want.data(), st.in_range_letters);
   });
-  auto add = [&b](const char* name, const char* what, const char* limit) {
-    b.variant(name, what, [name](ByteState& st, const Params&, cudaStream_t s) {
-       letter_histogram(name, st.in.get(), st.n, st.bins.get(), s);
-     }).predict([limit](const Params& p) { return stream_once(p, limit); });
-  };
-  add("naive", "the seed's kernel: atomicAdd on 7 global counters per letter",
-      "L2 atomics on 7 addresses: serialized, far below DRAM on text");
-  add("privatized", "the seed's three phases, one thread per byte (7 global atomics per block)",
-      "7 global atomics per 256 bytes still contend in L2");
-  add("coarse_contiguous", "resident grid, each thread a contiguous chunk (uncoalesced)",
-      "uncoalesced 1-byte loads: one sector per lane per load");
-  add("coarse_interleaved", "resident grid, grid-stride 1-byte loads (coalesced)",
-      "shared atomics on 7 words: same-address serialization");
-  add("aggregated", "16-byte loads, runs of equal bins added once",
-      "one shared atomic per run: fast on long runs only");
-  add("warp_aggregated", "16-byte loads, __match_any_sync groups equal bins per warp",
-      "match.any per byte: instruction-bound");
-  add("lane_copies", "16-byte loads, 32 lane copies [bin][lane]: conflict-free shared atomics",
-      "one shared wavefront per 32 bytes: DRAM-bound");
-  add("registers", "16-byte loads, packed 8-bit counters in registers, no per-byte atomics",
-      "~8 integer instructions per byte: DRAM-bound");
-  b.baseline("naive");
+  for (const VariantInfo<TextVariant>& v : kTextVariants) {
+    const TextVariant id = v.id;
+    b.variant(v.name, v.description, [id](ByteState& st, const Params&, cudaStream_t s) {
+       letter_histogram(id, st.in.get(), st.n, st.bins.get(), s);
+     }).predict([id](const Params& p) { return stream_once(p, limit(id)); });
+  }
+  b.baseline(variant_name(kTextVariants, TextVariant::Naive));
   return b.build();
 }
 
@@ -156,30 +196,14 @@ bench::Experiment make_bytes256() {
    }).check([](ByteState& st, const Params&, const std::string&) {
     return check_bins(read_bins(st.bins, 256), st.want.data(), st.n);
   });
-  auto add = [&b](const char* name, const char* what, const char* limit) {
-    b.variant(name, what, [name](ByteState& st, const Params&, cudaStream_t s) {
-       byte_histogram(name, st.in.get(), st.n, st.bins.get(), s);
-     }).predict([limit](const Params& p) { return stream_once(p, limit); });
-  };
-  add("naive", "atomicAdd on 256 global counters per byte",
-      "one L2 atomic per byte; one address for a repeated value");
-  add("privatized", "the seed's three phases: one shared copy, 1-byte loads",
-      "1-byte loads and bank-conflicted shared atomics");
-  add("privatized_v16", "one shared copy, 16-byte loads",
-      "~3.5 shared wavefronts per warp atomic on random bytes: ~2.4 TB/s");
-  add("per_warp", "one shared copy per warp, 16-byte loads",
-      "bank conflicts within the warp remain");
-  add("per_lane", "32 lane copies [bin][lane]: each lane atomics in its own bank",
-      "conflict-free: one wavefront per 32 bytes, DRAM-bound");
-  add("per_thread", "16-bit counters per thread, plain shared loads/stores, no atomics",
-      "two wavefronts per 32 bytes (16 B/clk/SM ~ 4.2 TB/s): DRAM-bound");
-  b.variant("cub", "cub::DeviceHistogram::HistogramEven (vendor baseline)",
-            [](ByteState& st, const Params&, cudaStream_t s) {
-              cub_byte_histogram(st.cub_temp.get(), st.cub_temp.size(), st.in.get(), st.n,
-                                 st.bins.get(), s);
-            })
-      .predict([](const Params& p) { return stream_once(p, "vendor: shared atomics, RLE"); });
-  b.baseline("naive");
+  for (const VariantInfo<ByteVariant>& v : kByteVariants) {
+    const ByteVariant id = v.id;
+    b.variant(v.name, v.description, [id](ByteState& st, const Params&, cudaStream_t s) {
+       byte_histogram(id, st.in.get(), st.n, st.bins.get(), st.cub_temp.get(), st.cub_temp.size(),
+                      s);
+     }).predict([id](const Params& p) { return stream_once(p, limit(id)); });
+  }
+  b.baseline(variant_name(kByteVariants, ByteVariant::Naive));
   return b.build();
 }
 
@@ -234,19 +258,18 @@ bench::Experiment make_float() {
       .check([](FloatState& st, const Params&, const std::string&) {
         return check_bins(read_bins(st.out, st.bins), st.want.data(), st.in_range);
       });
-  auto add = [&b](const char* name, const char* what) {
-    b.variant(name, what, [name](FloatState& st, const Params&, cudaStream_t s) {
-       float_histogram(name, st.in.get(), st.n, st.bins, st.scale, st.out.get(), s);
+  for (const VariantInfo<FloatVariant>& v : kFloatVariants) {
+    const FloatVariant id = v.id;
+    b.variant(v.name, v.description, [id](FloatState& st, const Params&, cudaStream_t s) {
+       float_histogram(id, st.in.get(), st.n, st.bins, st.scale, st.out.get(), s);
      }).predict([](const Params& p) {
       bench::Prediction pr;
       pr.model = "input read once; atomics on N bins spread over L2 or shared memory";
       pr.dram_bytes = 4.0 * static_cast<double>(p.n("n"));
       return std::optional<bench::Prediction>(pr);
     });
-  };
-  add("naive", "global atomicAdd per in-range float");
-  add("privatized", "shared copy of the N bins when they fit (N <= 57344), else global atomics");
-  b.baseline("naive");
+  }
+  b.baseline(variant_name(kFloatVariants, FloatVariant::Naive));
   return b.build();
 }
 
@@ -303,26 +326,23 @@ bench::Experiment make_atomics() {
         const std::int32_t want[2] = {st.want_lo, st.want_hi};
         return bench::check_exact(got, want, 2);
       });
-  auto add = [&b](const char* name, const char* what, const char* limit) {
-    b.variant(name, what, [name](AtomicState& st, const Params&, cudaStream_t s) {
+  for (const VariantInfo<AtomicVariant>& v : kAtomicVariants) {
+    const AtomicVariant id = v.id;
+    b.variant(v.name, v.description, [id](AtomicState& st, const Params&, cudaStream_t s) {
        if (st.fmax) {
-         float_max(name, reinterpret_cast<const float*>(st.in.get()), st.n,
+         float_max(id, reinterpret_cast<const float*>(st.in.get()), st.n,
                    reinterpret_cast<float*>(st.out.get()), s);
        } else {
-         min_max(name, st.in.get(), st.n, st.out.get(), s);
+         min_max(id, st.in.get(), st.n, st.out.get(), s);
        }
-     }).predict([limit](const Params& p) {
+     }).predict([id](const Params& p) {
       bench::Prediction pr;
-      pr.model = limit;
+      pr.model = limit(id);
       pr.dram_bytes = 4.0 * static_cast<double>(p.n("n"));
       return std::optional<bench::Prediction>(pr);
     });
-  };
-  add("global", "an atomic (or CAS loop) per element on one address",
-      "same-address L2 atomics serialize (~1 per clock)");
-  add("warp", "warp reduction, one atomic per warp step", "32x fewer atomics");
-  add("block", "grid-stride + block reduction, one atomic per block", "DRAM-bound");
-  b.baseline("global");
+  }
+  b.baseline(variant_name(kAtomicVariants, AtomicVariant::Global));
   return b.build();
 }
 

@@ -4,25 +4,13 @@
 #include <climits>
 #include <cstring>
 #include <cub/device/device_histogram.cuh>
-#include <stdexcept>
-#include <string>
 
 #include "common/launch.hpp"
+#include "histogram/device.cuh"
 #include "histogram/kernels.cuh"
 
 namespace memlab::lessons::histogram {
 namespace {
-
-constexpr unsigned kBlock = 256;
-constexpr unsigned kBins = 256;
-constexpr unsigned kWarps = kBlock / 32;
-
-__device__ __forceinline__ std::size_t global_id() {
-  return static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ __forceinline__ std::size_t grid_threads() {
-  return static_cast<std::size_t>(gridDim.x) * blockDim.x;
-}
 
 // ---- inputs (not timed) ----------------------------------------------------------------------
 
@@ -102,24 +90,6 @@ __device__ __forceinline__ void for_each_byte_v16(const unsigned char* in, std::
 struct Nothing {
   __device__ void operator()() const {}
 };
-
-// Zero `count` shared words with the whole block, then barrier.
-__device__ __forceinline__ void zero_shared(unsigned* s, unsigned count) {
-  for (unsigned i = threadIdx.x; i < count; i += blockDim.x) s[i] = 0;
-  __syncthreads();
-}
-
-// Merge `copies` shared copies of `bins` counters laid out [copy][bin] into global memory:
-// one global atomic per non-zero bin per block.
-__device__ __forceinline__ void merge_copies(const unsigned* s, unsigned copies, unsigned bins,
-                                             unsigned* out) {
-  __syncthreads();
-  for (unsigned b = threadIdx.x; b < bins; b += blockDim.x) {
-    unsigned sum = 0;
-    for (unsigned c = 0; c < copies; ++c) sum += s[c * bins + b];
-    if (sum != 0) atomicAdd(out + b, sum);
-  }
-}
 
 // Merge 32 lane copies laid out [bin][lane] (word b * 32 + l): thread b starts at lane b % 32 so
 // that the 32 lanes of a warp read 32 different banks.
@@ -352,134 +322,6 @@ __global__ void __launch_bounds__(kPtThreads)
   }
 }
 
-// ---- histogram_float ---------------------------------------------------------------------------
-
-// Global atomics per in-range float (4-byte coalesced loads).
-__global__ void floats_global(const float* in, std::size_t n, unsigned bins, float scale,
-                              unsigned* out) {
-  for (std::size_t i = global_id(); i < n; i += grid_threads()) {
-    const int b = float_bin(in[i], scale, bins);
-    if (b >= 0) atomicAdd(out + b, 1u);
-  }
-}
-
-// Shared copy of all `bins` counters (dynamic shared memory, bins * 4 bytes), then merge.
-__global__ void floats_privatized(const float* in, std::size_t n, unsigned bins, float scale,
-                                  unsigned* out) {
-  extern __shared__ unsigned s[];
-  zero_shared(s, bins);
-  for (std::size_t i = global_id(); i < n; i += grid_threads()) {
-    const int b = float_bin(__ldcs(in + i), scale, bins);
-    if (b >= 0) atomicAdd(s + b, 1u);
-  }
-  merge_copies(s, 1, bins, out);
-}
-
-// ---- atomics: min/max and a CAS-built float max ------------------------------------------------
-
-__global__ void init_words(std::int32_t* out, std::int32_t a, std::int32_t b, int count) {
-  out[0] = a;
-  if (count > 1) out[1] = b;
-}
-
-// Float max from atomicCAS (the hardware has no float atomicMax): read, and only while our value
-// is larger try to swap it in; a failed CAS returns the newer value and the loop re-checks.
-__device__ __forceinline__ void atomic_max_float(float* address, float v) {
-  unsigned* a = reinterpret_cast<unsigned*>(address);
-  unsigned old = *reinterpret_cast<volatile unsigned*>(a);
-  while (__uint_as_float(old) < v) {
-    const unsigned assumed = old;
-    old = atomicCAS(a, assumed, __float_as_uint(v));
-    if (old == assumed) break;
-  }
-}
-
-// One atomic per element on one address: every update goes to the same L2 slice.
-__global__ void minmax_global(const std::int32_t* in, std::size_t n, std::int32_t* out) {
-  for (std::size_t i = global_id(); i < n; i += grid_threads()) {
-    const std::int32_t v = in[i];
-    atomicMin(out, v);
-    atomicMax(out + 1, v);
-  }
-}
-__global__ void fmax_global(const float* in, std::size_t n, float* out) {
-  for (std::size_t i = global_id(); i < n; i += grid_threads()) atomic_max_float(out, in[i]);
-}
-
-// Warp reduction first (__reduce_min_sync / shuffles), one atomic per warp and step: 32x fewer.
-// The loop bound is warp-uniform so that all 32 lanes take part in every reduction.
-__global__ void minmax_warp(const std::int32_t* in, std::size_t n, std::int32_t* out) {
-  const std::size_t lane = threadIdx.x & 31u;
-  const std::size_t warp0 = global_id() - lane;
-  for (std::size_t base = warp0; base < n; base += grid_threads()) {
-    const std::size_t i = base + lane;
-    const std::int32_t lo = i < n ? in[i] : INT_MAX;
-    const std::int32_t hi = i < n ? in[i] : INT_MIN;
-    const std::int32_t wlo = __reduce_min_sync(0xFFFFFFFFu, lo);
-    const std::int32_t whi = __reduce_max_sync(0xFFFFFFFFu, hi);
-    if (lane == 0) {
-      atomicMin(out, wlo);
-      atomicMax(out + 1, whi);
-    }
-  }
-}
-__device__ __forceinline__ float warp_max(float v) {
-  for (int off = 16; off > 0; off /= 2) v = fmaxf(v, __shfl_xor_sync(0xFFFFFFFFu, v, off));
-  return v;
-}
-__global__ void fmax_warp(const float* in, std::size_t n, float* out) {
-  const std::size_t lane = threadIdx.x & 31u;
-  const std::size_t warp0 = global_id() - lane;
-  for (std::size_t base = warp0; base < n; base += grid_threads()) {
-    const std::size_t i = base + lane;
-    const float m = warp_max(i < n ? in[i] : -INFINITY);
-    if (lane == 0) atomic_max_float(out, m);
-  }
-}
-
-// Privatized: each thread reduces its grid-stride share in registers, the block reduces through
-// shared memory, one atomic per block: the kernel streams at the DRAM rate.
-__global__ void minmax_block(const std::int32_t* in, std::size_t n, std::int32_t* out) {
-  __shared__ std::int32_t s[2][kWarps];
-  std::int32_t lo = INT_MAX, hi = INT_MIN;
-  for (std::size_t i = global_id(); i < n; i += grid_threads()) {
-    const std::int32_t v = __ldcs(in + i);
-    lo = min(lo, v);
-    hi = max(hi, v);
-  }
-  lo = __reduce_min_sync(0xFFFFFFFFu, lo);
-  hi = __reduce_max_sync(0xFFFFFFFFu, hi);
-  if ((threadIdx.x & 31u) == 0) {
-    s[0][threadIdx.x / 32] = lo;
-    s[1][threadIdx.x / 32] = hi;
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    for (unsigned w = 1; w < kWarps; ++w) {
-      lo = min(lo, s[0][w]);
-      hi = max(hi, s[1][w]);
-    }
-    atomicMin(out, lo);
-    atomicMax(out + 1, hi);
-  }
-}
-__global__ void fmax_block(const float* in, std::size_t n, float* out) {
-  __shared__ float s[kWarps];
-  float m = -INFINITY;
-  for (std::size_t i = global_id(); i < n; i += grid_threads()) m = fmaxf(m, __ldcs(in + i));
-  m = warp_max(m);
-  if ((threadIdx.x & 31u) == 0) s[threadIdx.x / 32] = m;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    for (unsigned w = 1; w < kWarps; ++w) m = fmaxf(m, s[w]);
-    atomic_max_float(out, m);
-  }
-}
-
-[[noreturn]] void unknown(const char* what, const char* variant) {
-  throw std::logic_error(std::string(what) + ": unknown variant " + variant);
-}
-
 }  // namespace
 
 void make_bytes(Dist dist, std::uint64_t seed, unsigned char* out, std::size_t n,
@@ -501,75 +343,44 @@ void make_words(bool floats, std::uint64_t seed, void* out, std::size_t n, cudaS
   MEMLAB_CHECK_LAUNCH(make_words_kernel);
 }
 
-void letter_histogram(const char* v, const unsigned char* in, std::size_t n, unsigned* bins,
+void letter_histogram(TextVariant v, const unsigned char* in, std::size_t n, unsigned* bins,
                       cudaStream_t s) {
   MEMLAB_CUDA_CHECK(cudaMemsetAsync(bins, 0, kLetterBins * sizeof(unsigned), s));
-  const std::string name = v;
-  if (name == "naive") {
-    letters_naive<<<resident_blocks(letters_naive, kBlock), kBlock, 0, s>>>(in, n, bins);
-  } else if (name == "privatized") {
-    letters_privatized<<<blocks_for(n, kBlock), kBlock, 0, s>>>(in, n, bins);
-  } else if (name == "coarse_contiguous") {
-    letters_contiguous<<<resident_blocks(letters_contiguous, kBlock), kBlock, 0, s>>>(in, n, bins);
-  } else if (name == "coarse_interleaved") {
-    letters_privatized<<<resident_blocks(letters_privatized, kBlock), kBlock, 0, s>>>(in, n, bins);
-  } else if (name == "aggregated") {
-    letters_aggregated<<<resident_blocks(letters_aggregated, kBlock), kBlock, 0, s>>>(in, n, bins);
-  } else if (name == "warp_aggregated") {
-    letters_warp_aggregated<<<resident_blocks(letters_warp_aggregated, kBlock), kBlock, 0, s>>>(
-        in, n, bins);
-  } else if (name == "lane_copies") {
-    letters_lane_copies<<<resident_blocks(letters_lane_copies, kBlock), kBlock, 0, s>>>(in, n,
+  switch (v) {
+    case TextVariant::Naive:
+      letters_naive<<<resident_blocks(letters_naive, kBlock), kBlock, 0, s>>>(in, n, bins);
+      break;
+    case TextVariant::Privatized:
+      letters_privatized<<<blocks_for(n, kBlock), kBlock, 0, s>>>(in, n, bins);
+      break;
+    case TextVariant::CoarseContiguous:
+      letters_contiguous<<<resident_blocks(letters_contiguous, kBlock), kBlock, 0, s>>>(in, n,
                                                                                         bins);
-  } else if (name == "registers") {
-    letters_registers<<<resident_blocks(letters_registers, kBlock), kBlock, 0, s>>>(in, n, bins);
-  } else {
-    unknown("text_histogram", v);
+      break;
+    case TextVariant::CoarseInterleaved:
+      letters_privatized<<<resident_blocks(letters_privatized, kBlock), kBlock, 0, s>>>(in, n,
+                                                                                        bins);
+      break;
+    case TextVariant::Aggregated:
+      letters_aggregated<<<resident_blocks(letters_aggregated, kBlock), kBlock, 0, s>>>(in, n,
+                                                                                        bins);
+      break;
+    case TextVariant::WarpAggregated:
+      letters_warp_aggregated<<<resident_blocks(letters_warp_aggregated, kBlock), kBlock, 0, s>>>(
+          in, n, bins);
+      break;
+    case TextVariant::LaneCopies:
+      letters_lane_copies<<<resident_blocks(letters_lane_copies, kBlock), kBlock, 0, s>>>(in, n,
+                                                                                          bins);
+      break;
+    case TextVariant::Registers:
+      letters_registers<<<resident_blocks(letters_registers, kBlock), kBlock, 0, s>>>(in, n, bins);
+      break;
   }
   MEMLAB_CHECK_LAUNCH(letter_histogram);
 }
 
-void byte_histogram(const char* v, const unsigned char* in, std::size_t n, unsigned* bins,
-                    cudaStream_t s) {
-  MEMLAB_CUDA_CHECK(cudaMemsetAsync(bins, 0, kBins * sizeof(unsigned), s));
-  const std::string name = v;
-  if (name == "naive") {
-    bytes_naive<<<resident_blocks(bytes_naive, kBlock), kBlock, 0, s>>>(in, n, bins);
-  } else if (name == "privatized") {
-    bytes_privatized<<<resident_blocks(bytes_privatized, kBlock), kBlock, 0, s>>>(in, n, bins);
-  } else if (name == "privatized_v16") {
-    bytes_privatized_v16<<<resident_blocks(bytes_privatized_v16, kBlock), kBlock, 0, s>>>(in, n,
-                                                                                          bins);
-  } else if (name == "per_warp") {
-    bytes_per_warp<<<resident_blocks(bytes_per_warp, kBlock), kBlock, 0, s>>>(in, n, bins);
-  } else if (name == "per_lane") {
-    bytes_per_lane<<<resident_blocks(bytes_per_lane, kBlock), kBlock, 0, s>>>(in, n, bins);
-  } else if (name == "per_thread") {
-    const std::size_t smem = kPtWords * sizeof(unsigned);
-    static const bool configured = [] {
-      MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(bytes_per_thread,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(kPtWords * 4)));
-      return true;
-    }();
-    (void)configured;
-    const std::size_t per_block = kPtThreads * kPtMaxBytesPerThread;
-    const auto needed = static_cast<unsigned>((n + per_block - 1) / per_block);
-    const unsigned grid = std::max(resident_blocks(bytes_per_thread, kPtThreads, smem), needed);
-    bytes_per_thread<<<grid, kPtThreads, smem, s>>>(in, n, bins);
-  } else {
-    unknown("histogram", v);
-  }
-  MEMLAB_CHECK_LAUNCH(byte_histogram);
-}
-
-std::size_t cub_temp_bytes(std::size_t n) {
-  std::size_t bytes = 0;
-  MEMLAB_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(
-      nullptr, bytes, static_cast<const unsigned char*>(nullptr), static_cast<unsigned*>(nullptr),
-      static_cast<int>(kBins + 1), 0, static_cast<int>(kBins), static_cast<int>(n)));
-  return bytes;
-}
+namespace {
 
 void cub_byte_histogram(void* temp, std::size_t temp_bytes, const unsigned char* in, std::size_t n,
                         unsigned* bins, cudaStream_t s) {
@@ -582,65 +393,59 @@ void cub_byte_histogram(void* temp, std::size_t temp_bytes, const unsigned char*
                                           0, static_cast<int>(kBins), static_cast<int>(n), s));
 }
 
-void float_histogram(const char* v, const float* in, std::size_t n, unsigned bins, float scale,
-                     unsigned* out, cudaStream_t s) {
-  MEMLAB_CUDA_CHECK(cudaMemsetAsync(out, 0, bins * sizeof(unsigned), s));
-  const std::string name = v;
-  if (name == "naive" || (name == "privatized" && bins > kMaxSharedBins)) {
-    floats_global<<<resident_blocks(floats_global, kBlock), kBlock, 0, s>>>(in, n, bins, scale,
-                                                                            out);
-  } else if (name == "privatized") {
-    const std::size_t smem = bins * sizeof(unsigned);
-    static const bool configured = [] {
-      MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(floats_privatized,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(kMaxSharedBins * 4)));
-      return true;
-    }();
-    (void)configured;
-    floats_privatized<<<resident_blocks(floats_privatized, kBlock, smem), kBlock, smem, s>>>(
-        in, n, bins, scale, out);
-  } else {
-    unknown("histogram_float", v);
+}  // namespace
+
+void byte_histogram(ByteVariant v, const unsigned char* in, std::size_t n, unsigned* bins,
+                    void* cub_temp, std::size_t cub_temp_bytes, cudaStream_t s) {
+  if (v == ByteVariant::Cub) {  // CUB writes every bin itself
+    cub_byte_histogram(cub_temp, cub_temp_bytes, in, n, bins, s);
+    return;
   }
-  MEMLAB_CHECK_LAUNCH(float_histogram);
+  MEMLAB_CUDA_CHECK(cudaMemsetAsync(bins, 0, kBins * sizeof(unsigned), s));
+  switch (v) {
+    case ByteVariant::Naive:
+      bytes_naive<<<resident_blocks(bytes_naive, kBlock), kBlock, 0, s>>>(in, n, bins);
+      break;
+    case ByteVariant::Privatized:
+      bytes_privatized<<<resident_blocks(bytes_privatized, kBlock), kBlock, 0, s>>>(in, n, bins);
+      break;
+    case ByteVariant::PrivatizedV16:
+      bytes_privatized_v16<<<resident_blocks(bytes_privatized_v16, kBlock), kBlock, 0, s>>>(in, n,
+                                                                                            bins);
+      break;
+    case ByteVariant::PerWarp:
+      bytes_per_warp<<<resident_blocks(bytes_per_warp, kBlock), kBlock, 0, s>>>(in, n, bins);
+      break;
+    case ByteVariant::PerLane:
+      bytes_per_lane<<<resident_blocks(bytes_per_lane, kBlock), kBlock, 0, s>>>(in, n, bins);
+      break;
+    case ByteVariant::PerThread: {
+      const std::size_t smem = kPtWords * sizeof(unsigned);
+      static const bool configured = [] {
+        MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(bytes_per_thread,
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(kPtWords * 4)));
+        return true;
+      }();
+      (void)configured;
+      const std::size_t per_block = kPtThreads * kPtMaxBytesPerThread;
+      const auto needed = static_cast<unsigned>((n + per_block - 1) / per_block);
+      const unsigned grid = std::max(resident_blocks(bytes_per_thread, kPtThreads, smem), needed);
+      bytes_per_thread<<<grid, kPtThreads, smem, s>>>(in, n, bins);
+      break;
+    }
+    case ByteVariant::Cub:
+      break;  // launched above
+  }
+  MEMLAB_CHECK_LAUNCH(byte_histogram);
 }
 
-void min_max(const char* v, const std::int32_t* in, std::size_t n, std::int32_t* out,
-             cudaStream_t s) {
-  init_words<<<1, 1, 0, s>>>(out, INT_MAX, INT_MIN, 2);
-  MEMLAB_CHECK_LAUNCH(init_words);
-  const std::string name = v;
-  if (name == "global") {
-    minmax_global<<<resident_blocks(minmax_global, kBlock), kBlock, 0, s>>>(in, n, out);
-  } else if (name == "warp") {
-    minmax_warp<<<resident_blocks(minmax_warp, kBlock), kBlock, 0, s>>>(in, n, out);
-  } else if (name == "block") {
-    minmax_block<<<resident_blocks(minmax_block, kBlock), kBlock, 0, s>>>(in, n, out);
-  } else {
-    unknown("atomics", v);
-  }
-  MEMLAB_CHECK_LAUNCH(min_max);
-}
-
-void float_max(const char* v, const float* in, std::size_t n, float* out, cudaStream_t s) {
-  const float minus_inf = -INFINITY;
-  std::int32_t bits = 0;
-  static_assert(sizeof(bits) == sizeof(minus_inf));
-  std::memcpy(&bits, &minus_inf, sizeof(bits));
-  init_words<<<1, 1, 0, s>>>(reinterpret_cast<std::int32_t*>(out), bits, 0, 1);
-  MEMLAB_CHECK_LAUNCH(init_words);
-  const std::string name = v;
-  if (name == "global") {
-    fmax_global<<<resident_blocks(fmax_global, kBlock), kBlock, 0, s>>>(in, n, out);
-  } else if (name == "warp") {
-    fmax_warp<<<resident_blocks(fmax_warp, kBlock), kBlock, 0, s>>>(in, n, out);
-  } else if (name == "block") {
-    fmax_block<<<resident_blocks(fmax_block, kBlock), kBlock, 0, s>>>(in, n, out);
-  } else {
-    unknown("atomics", v);
-  }
-  MEMLAB_CHECK_LAUNCH(float_max);
+std::size_t cub_temp_bytes(std::size_t n) {
+  std::size_t bytes = 0;
+  MEMLAB_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(
+      nullptr, bytes, static_cast<const unsigned char*>(nullptr), static_cast<unsigned*>(nullptr),
+      static_cast<int>(kBins + 1), 0, static_cast<int>(kBins), static_cast<int>(n)));
+  return bytes;
 }
 
 }  // namespace memlab::lessons::histogram

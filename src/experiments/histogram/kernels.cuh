@@ -1,28 +1,11 @@
 // histogram: atomics and privatization (seed 000, section 5), four experiments.
 //
-// text_histogram (the seeds' kernel: 'a'..'z' into 7 bins of 4 letters, other bytes ignored)
-//   naive               one byte per thread per step, atomicAdd on the 7 global counters
-//   privatized          the seed's three phases: zero a __shared__ copy, shared atomics, merge with
-//                       7 global atomics per block; one thread per byte (no coarsening)
-//   coarse_contiguous   resident grid, thread t counts bytes [t*C, (t+1)*C): uncoalesced loads
-//   coarse_interleaved  resident grid, grid-stride loop: coalesced 1-byte loads
-//   aggregated          16-byte loads, runs of equal bins summed in a register, one atomic per run
-//   warp_aggregated     16-byte loads, __match_any_sync groups lanes with equal bins, leader adds
-//   lane_copies         16-byte loads, 32 copies [bin][lane]: each lane its own bank, no conflicts
-//   registers           16-byte loads, 8-bit counters packed 4 to a register, no atomics per byte
-// histogram (256 bins of uint8)
-//   naive               global atomicAdd per byte      privatized  the seed's kernel, 1-byte loads
-//   privatized_v16      one shared copy, 16-byte loads
-//   per_warp            one shared copy per warp, 16-byte loads (less same-address contention)
-//   per_lane            32 copies [bin][lane] (32 KiB): each lane atomics in its own bank
-//   per_thread          16-bit counters per thread (64 KiB per 128 threads), plain LDS/STS, no
-//                       atomics until the merge
-//   cub                 cub::DeviceHistogram::HistogramEven (temp storage from setup)
-// histogram_float (N bins over [0, 0.75), floats): naive global atomics; privatized (shared copy
-//   when N <= kMaxSharedBins, global atomics beyond).
-// atomics (one result over a large array): global (an atomic per element on one address),
-//   warp (warp reduce, one atomic per warp), block (grid-stride + block reduce, one per block);
-//   op=minmax: atomicMin/atomicMax on int; op=fmax: float max via an atomicCAS loop.
+// text_histogram (the seeds' kernel: 'a'..'z' into 7 bins of 4 letters, other bytes ignored),
+// histogram (256 bins of uint8), histogram_float (N bins over [0, 0.75), floats) and atomics (one
+// result over a large array; op=minmax: atomicMin/atomicMax on int, op=fmax: float max via an
+// atomicCAS loop). Each experiment's variants are the enumerators of its enum below (TextVariant,
+// ByteVariant, FloatVariant, AtomicVariant). kernels.cu holds the byte histograms,
+// kernels_atomics.cu histogram_float and atomics, device.cuh what both use.
 //
 // Napkin math (H200: ~4.2-4.3 TB/s DRAM, 132 SMs at ~1.98 GHz): 1 GiB of bytes read once takes
 // ~0.25 ms at the copy rate. One byte is one counter update: at 4.2 TB/s that is 16 updates per
@@ -39,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/variants.hpp"
 #include "histogram/inputs.hpp"
 
 namespace memlab::lessons::histogram {
@@ -51,21 +35,120 @@ void make_floats(std::uint64_t seed, float* out, std::size_t n, cudaStream_t str
 // op fmax: max_float_value; otherwise int_value (4-byte words either way).
 void make_words(bool floats, std::uint64_t seed, void* out, std::size_t n, cudaStream_t stream);
 
+// text_histogram.
+enum class TextVariant {
+  // One byte per thread per step, atomicAdd on the 7 global counters.
+  Naive,
+  // The seed's three phases: zero a __shared__ copy, shared atomics, merge with 7 global atomics
+  // per block; one thread per byte (no coarsening).
+  Privatized,
+  // Resident grid, thread t counts bytes [t*C, (t+1)*C): uncoalesced loads.
+  CoarseContiguous,
+  // Resident grid, grid-stride loop: coalesced 1-byte loads.
+  CoarseInterleaved,
+  // 16-byte loads, runs of equal bins summed in a register, one atomic per run.
+  Aggregated,
+  // 16-byte loads, __match_any_sync groups lanes with equal bins, the leader adds.
+  WarpAggregated,
+  // 16-byte loads, 32 copies [bin][lane]: each lane its own bank, no conflicts.
+  LaneCopies,
+  // 16-byte loads, 8-bit counters packed 4 to a register, no atomics per byte.
+  Registers,
+};
+
+inline constexpr VariantInfo<TextVariant> kTextVariants[] = {
+    {TextVariant::Naive, "naive", "the seed's kernel: atomicAdd on 7 global counters per letter"},
+    {TextVariant::Privatized, "privatized",
+     "the seed's three phases, one thread per byte (7 global atomics per block)"},
+    {TextVariant::CoarseContiguous, "coarse_contiguous",
+     "resident grid, each thread a contiguous chunk (uncoalesced)"},
+    {TextVariant::CoarseInterleaved, "coarse_interleaved",
+     "resident grid, grid-stride 1-byte loads (coalesced)"},
+    {TextVariant::Aggregated, "aggregated", "16-byte loads, runs of equal bins added once"},
+    {TextVariant::WarpAggregated, "warp_aggregated",
+     "16-byte loads, __match_any_sync groups equal bins per warp"},
+    {TextVariant::LaneCopies, "lane_copies",
+     "16-byte loads, 32 lane copies [bin][lane]: conflict-free shared atomics"},
+    {TextVariant::Registers, "registers",
+     "16-byte loads, packed 8-bit counters in registers, no per-byte atomics"},
+};
+
+// histogram (256 bins of uint8).
+enum class ByteVariant {
+  // Global atomicAdd per byte.
+  Naive,
+  // The seed's kernel, 1-byte loads: one shared copy.
+  Privatized,
+  // One shared copy, 16-byte loads.
+  PrivatizedV16,
+  // One shared copy per warp, 16-byte loads (less same-address contention).
+  PerWarp,
+  // 32 copies [bin][lane] (32 KiB): each lane atomics in its own bank.
+  PerLane,
+  // 16-bit counters per thread (64 KiB per 128 threads), plain LDS/STS, no atomics until the merge.
+  PerThread,
+  // cub::DeviceHistogram::HistogramEven (temp storage from setup): the vendor line.
+  Cub,
+};
+
+inline constexpr VariantInfo<ByteVariant> kByteVariants[] = {
+    {ByteVariant::Naive, "naive", "atomicAdd on 256 global counters per byte"},
+    {ByteVariant::Privatized, "privatized",
+     "the seed's three phases: one shared copy, 1-byte loads"},
+    {ByteVariant::PrivatizedV16, "privatized_v16", "one shared copy, 16-byte loads"},
+    {ByteVariant::PerWarp, "per_warp", "one shared copy per warp, 16-byte loads"},
+    {ByteVariant::PerLane, "per_lane",
+     "32 lane copies [bin][lane]: each lane atomics in its own bank"},
+    {ByteVariant::PerThread, "per_thread",
+     "16-bit counters per thread, plain shared loads/stores, no atomics"},
+    {ByteVariant::Cub, "cub", "cub::DeviceHistogram::HistogramEven (vendor baseline)"},
+};
+
+// histogram_float.
+enum class FloatVariant {
+  // Global atomics per in-range float.
+  Naive,
+  // A shared copy of the N bins when N <= kMaxSharedBins, global atomics beyond.
+  Privatized,
+};
+
+inline constexpr VariantInfo<FloatVariant> kFloatVariants[] = {
+    {FloatVariant::Naive, "naive", "global atomicAdd per in-range float"},
+    {FloatVariant::Privatized, "privatized",
+     "shared copy of the N bins when they fit (N <= 57344), else global atomics"},
+};
+static_assert(kMaxSharedBins == 57344, "kFloatVariants' description says 57344");
+
+// atomics (op=minmax and op=fmax alike).
+enum class AtomicVariant {
+  // An atomic per element on one address.
+  Global,
+  // Warp reduce, one atomic per warp.
+  Warp,
+  // Grid-stride + block reduce, one atomic per block.
+  Block,
+};
+
+inline constexpr VariantInfo<AtomicVariant> kAtomicVariants[] = {
+    {AtomicVariant::Global, "global", "an atomic (or CAS loop) per element on one address"},
+    {AtomicVariant::Warp, "warp", "warp reduction, one atomic per warp step"},
+    {AtomicVariant::Block, "block", "grid-stride + block reduction, one atomic per block"},
+};
+
 // Zero `bins` and count (every variant resets its output inside the timed work).
-void letter_histogram(const char* variant, const unsigned char* in, std::size_t n, unsigned* bins,
+void letter_histogram(TextVariant variant, const unsigned char* in, std::size_t n, unsigned* bins,
                       cudaStream_t stream);
-void byte_histogram(const char* variant, const unsigned char* in, std::size_t n, unsigned* bins,
-                    cudaStream_t stream);
+// Cub uses `cub_temp` (cub_temp_bytes(n) bytes); the other variants ignore it.
+void byte_histogram(ByteVariant variant, const unsigned char* in, std::size_t n, unsigned* bins,
+                    void* cub_temp, std::size_t cub_temp_bytes, cudaStream_t stream);
 std::size_t cub_temp_bytes(std::size_t n);
-void cub_byte_histogram(void* temp, std::size_t temp_bytes, const unsigned char* in, std::size_t n,
-                        unsigned* bins, cudaStream_t stream);
-void float_histogram(const char* variant, const float* in, std::size_t n, unsigned bins,
+void float_histogram(FloatVariant variant, const float* in, std::size_t n, unsigned bins,
                      float scale, unsigned* out, cudaStream_t stream);
 // out[0] = min, out[1] = max (INT_MAX / INT_MIN for n = 0).
-void min_max(const char* variant, const std::int32_t* in, std::size_t n, std::int32_t* out,
+void min_max(AtomicVariant variant, const std::int32_t* in, std::size_t n, std::int32_t* out,
              cudaStream_t stream);
 // out[0] = max (-inf for n = 0).
-void float_max(const char* variant, const float* in, std::size_t n, float* out,
+void float_max(AtomicVariant variant, const float* in, std::size_t n, float* out,
                cudaStream_t stream);
 
 }  // namespace memlab::lessons::histogram
