@@ -46,12 +46,6 @@ std::optional<bench::Prediction> streaming(const Params& p) {
   return pr;
 }
 
-void add(bench::ExperimentBuilder<State>& b, const char* name, const char* what) {
-  b.variant(name, what, [name](State& st, const Params&, cudaStream_t s) {
-     launch(name, st.in.get(), st.out.get(), st.n, s);
-   }).predict(streaming);
-}
-
 bench::Experiment make() {
   bench::ExperimentBuilder<State> b(
       "smem_reverse", "Reverse an array: global memory only vs static/dynamic shared memory");
@@ -68,12 +62,13 @@ bench::Experiment make() {
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
       .check(check);
-  add(b, "global", "out[n-1-i] = in[i], no shared memory (descending writes are coalesced)");
-  add(b, "static_smem", "1024-float static __shared__ segment per block, 1024 threads");
-  add(b, "dynamic_smem", "16 KiB extern __shared__ segment sized at launch, 256 threads x 16");
-  add(b, "dynamic_96k", "96 KiB dynamic segment (cudaFuncSetAttribute opt-in), 1024 threads x 24");
-  add(b, "dynamic_f4", "16 KiB dynamic segment, 16-byte global loads and stores");
-  b.baseline("global");
+  for (const VariantInfo<Variant>& v : kVariants) {
+    const Variant id = v.id;
+    b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {
+       launch(id, st.in.get(), st.out.get(), st.n, s);
+     }).predict(streaming);
+  }
+  b.baseline(variant_name(kVariants, Variant::Global));
   return b.build();
 }
 

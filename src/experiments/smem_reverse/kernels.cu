@@ -1,8 +1,5 @@
 #include <cuda_runtime.h>
 
-#include <stdexcept>
-#include <string>
-
 #include "common/launch.hpp"
 #include "smem_reverse/kernels.cuh"
 
@@ -93,28 +90,32 @@ unsigned segments(std::size_t n, std::size_t seg) {
 
 }  // namespace
 
-void launch(const char* variant, const float* in, float* out, std::size_t n, cudaStream_t s) {
-  const std::string v = variant;
-  if (v == "global") {
-    global_reverse<<<blocks_for(n, 256), 256, 0, s>>>(in, out, n);
-    MEMLAB_CHECK_LAUNCH(global_reverse);
-  } else if (v == "static_smem") {
-    static_reverse<<<segments(n, kStaticSeg), kStaticSeg, 0, s>>>(in, out, n);
-    MEMLAB_CHECK_LAUNCH(static_reverse);
-  } else if (v == "dynamic_smem") {
-    dynamic_reverse<<<segments(n, kDynSeg), 256, kDynSeg * 4, s>>>(in, out, n, kDynSeg);
-    MEMLAB_CHECK_LAUNCH(dynamic_reverse);
-  } else if (v == "dynamic_96k") {
-    // Above 48 KiB a kernel must opt in (once per process is enough; repeating it is cheap).
-    MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(
-        dynamic_reverse, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kBigBytes)));
-    dynamic_reverse<<<segments(n, kBigSeg), 1024, kBigBytes, s>>>(in, out, n, kBigSeg);
-    MEMLAB_CHECK_LAUNCH(dynamic_reverse_96k);
-  } else if (v == "dynamic_f4") {
-    dynamic_reverse_f4<<<segments(n, kDynSeg), 256, kDynSeg * 4, s>>>(in, out, n, kDynSeg);
-    MEMLAB_CHECK_LAUNCH(dynamic_reverse_f4);
-  } else {
-    throw std::logic_error("smem_reverse: unknown variant " + v);
+void launch(Variant variant, const float* in, float* out, std::size_t n, cudaStream_t s) {
+  switch (variant) {
+    case Variant::Global:
+      global_reverse<<<blocks_for(n, 256), 256, 0, s>>>(in, out, n);
+      MEMLAB_CHECK_LAUNCH(global_reverse);
+      return;
+    case Variant::StaticSmem:
+      static_reverse<<<segments(n, kStaticSeg), kStaticSeg, 0, s>>>(in, out, n);
+      MEMLAB_CHECK_LAUNCH(static_reverse);
+      return;
+    case Variant::DynamicSmem:
+      dynamic_reverse<<<segments(n, kDynSeg), 256, kDynSeg * 4, s>>>(in, out, n, kDynSeg);
+      MEMLAB_CHECK_LAUNCH(dynamic_reverse);
+      return;
+    case Variant::Dynamic96k:
+      // Above 48 KiB a kernel must opt in (once per process is enough; repeating it is cheap).
+      MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(dynamic_reverse,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(kBigBytes)));
+      dynamic_reverse<<<segments(n, kBigSeg), 1024, kBigBytes, s>>>(in, out, n, kBigSeg);
+      MEMLAB_CHECK_LAUNCH(dynamic_reverse_96k);
+      return;
+    case Variant::DynamicF4:
+      dynamic_reverse_f4<<<segments(n, kDynSeg), 256, kDynSeg * 4, s>>>(in, out, n, kDynSeg);
+      MEMLAB_CHECK_LAUNCH(dynamic_reverse_f4);
+      return;
   }
 }
 

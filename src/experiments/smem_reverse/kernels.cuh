@@ -3,17 +3,7 @@
 // reverses segment b ([b S, b S + len), len = S except for a final partial segment) through shared
 // memory and writes it to the mirrored range [n - b S - len, n - b S), so both its global read
 // and its global write walk ascending addresses.
-// Variants:
-//   global        no shared memory: out[n-1-i] = in[i]. A warp writes 32 descending neighbours,
-//                 which are the same 128 bytes as ascending ones: already coalesced (baseline).
-//   static_smem   __shared__ float s[1024] (compile-time size), 1024 threads, one float each.
-//   dynamic_smem  extern __shared__ float s[], the segment size (16 KiB: 4096 floats, 256 threads
-//                 x 16) given at launch as the third <<<>>> argument.
-//   dynamic_96k   96 KiB segments (24576 floats, 1024 threads x 24), above the 48 KiB default:
-//                 needs cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize).
-//                 Two blocks fit an SM (228 KiB).
-//   dynamic_f4    16 KiB segments with 16-byte global loads and stores (float4); the output's
-//                 float4 grid is shifted by n mod 4, so edge quads are written element-wise.
+// Variants: the enumerators of `Variant` below.
 // Napkin math (H200): useful bytes 2 n 4 (read in once, write out once); n = 2^28 moves 2 GiB,
 // ~0.5 ms at ~4.3 TB/s. Shared memory adds 8 bytes per float of on-chip traffic (write + read,
 // conflict-free: consecutive threads use consecutive words), far below its ~128 B/clk/SM, so
@@ -25,6 +15,8 @@
 
 #include <cstddef>
 
+#include "common/variants.hpp"
+
 namespace memlab::lessons::smem_reverse {
 
 inline constexpr unsigned kStaticSeg = 1024;           // floats, static_smem
@@ -32,6 +24,36 @@ inline constexpr unsigned kDynSeg = 4096;              // floats, dynamic_smem /
 inline constexpr unsigned kBigSeg = 96 * 1024 / 4;     // floats, dynamic_96k (96 KiB)
 inline constexpr std::size_t kBigBytes = kBigSeg * 4;  // 98304 bytes of dynamic shared memory
 
-void launch(const char* variant, const float* in, float* out, std::size_t n, cudaStream_t stream);
+enum class Variant {
+  // No shared memory: out[n-1-i] = in[i]. A warp writes 32 descending neighbours, which are the
+  // same 128 bytes as ascending ones: already coalesced (baseline).
+  Global,
+  // __shared__ float s[1024] (compile-time size), 1024 threads, one float each.
+  StaticSmem,
+  // extern __shared__ float s[], the segment size (16 KiB: 4096 floats, 256 threads x 16) given at
+  // launch as the third <<<>>> argument.
+  DynamicSmem,
+  // 96 KiB segments (24576 floats, 1024 threads x 24), above the 48 KiB default: needs
+  // cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize). Two blocks fit an SM
+  // (228 KiB).
+  Dynamic96k,
+  // 16 KiB segments with 16-byte global loads and stores (float4); the output's float4 grid is
+  // shifted by n mod 4, so edge quads are written element-wise.
+  DynamicF4,
+};
+
+inline constexpr VariantInfo<Variant> kVariants[] = {
+    {Variant::Global, "global",
+     "out[n-1-i] = in[i], no shared memory (descending writes are coalesced)"},
+    {Variant::StaticSmem, "static_smem",
+     "1024-float static __shared__ segment per block, 1024 threads"},
+    {Variant::DynamicSmem, "dynamic_smem",
+     "16 KiB extern __shared__ segment sized at launch, 256 threads x 16"},
+    {Variant::Dynamic96k, "dynamic_96k",
+     "96 KiB dynamic segment (cudaFuncSetAttribute opt-in), 1024 threads x 24"},
+    {Variant::DynamicF4, "dynamic_f4", "16 KiB dynamic segment, 16-byte global loads and stores"},
+};
+
+void launch(Variant variant, const float* in, float* out, std::size_t n, cudaStream_t stream);
 
 }  // namespace memlab::lessons::smem_reverse
