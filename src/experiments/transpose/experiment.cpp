@@ -58,7 +58,8 @@ bench::Check check(State& st, const Params&, const std::string& variant) {
   std::vector<float> got(st.n());
   st.out.copy_to_host(got.data(), got.size());
   return check_output(got.data(), static_cast<std::size_t>(st.rows),
-                      static_cast<std::size_t>(st.cols), st.seed, variant != "copy");
+                      static_cast<std::size_t>(st.cols), st.seed,
+                      variant_of(kVariants, variant, "transpose") != Variant::Copy);
 }
 
 std::optional<bench::Prediction> coalesced(const Params& p) {
@@ -80,11 +81,20 @@ std::optional<bench::Prediction> column_writes(const Params& p) {
   return pr;
 }
 
-void add(bench::ExperimentBuilder<State>& b, const char* name, const char* what,
-         std::optional<bench::Prediction> (*model)(const Params&)) {
-  b.variant(name, what, [name](State& st, const Params&, cudaStream_t s) {
-     launch(name, st.in.get(), st.out.get(), st.rows, st.cols, s);
-   }).predict(model);
+// Which memory model predicts a variant: only naive writes columns.
+using Model = std::optional<bench::Prediction> (*)(const Params&);
+Model model_of(Variant v) {
+  switch (v) {
+    case Variant::Naive:
+      return column_writes;
+    case Variant::Smem:
+    case Variant::SmemPadded:
+    case Variant::PaddedCoarse:
+    case Variant::Tile64F4:
+    case Variant::Copy:
+      return coalesced;
+  }
+  invalid_variant("transpose");
 }
 
 bench::Experiment make() {
@@ -107,15 +117,13 @@ bench::Experiment make() {
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
       .check(check);
-  add(b, "naive", "one element per thread, coalesced reads, column (strided) writes",
-      column_writes);
-  add(b, "smem", "32x32 shared tile, column read is a 32-way bank conflict", coalesced);
-  add(b, "smem_padded", "32x33 shared tile: conflict-free column read", coalesced);
-  add(b, "padded_coarse", "32x33 tile, 32x8 threads moving 4 rows each", coalesced);
-  add(b, "tile64_f4", "64x65 tile, float4 global accesses, conflict-free warp mapping", coalesced);
-  add(b, "copy", "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)",
-      coalesced);
-  b.baseline("copy");
+  for (const VariantInfo<Variant>& v : kVariants) {
+    const Variant id = v.id;
+    b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {
+       launch(id, st.in.get(), st.out.get(), st.rows, st.cols, s);
+     }).predict(model_of(id));
+  }
+  b.baseline(variant_name(kVariants, Variant::Copy));
   return b.build();
 }
 

@@ -1,8 +1,5 @@
 #include <cuda_runtime.h>
 
-#include <stdexcept>
-#include <string>
-
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
 
@@ -129,30 +126,35 @@ dim3 grid_for(int rows, int cols, int tile) {
 
 }  // namespace
 
-void launch(const char* variant, const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  const std::string v = variant;
+void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t s) {
   const dim3 grid = grid_for(rows, cols, kT);
-  if (v == "naive") {
-    naive<<<grid, dim3(kT, kT), 0, s>>>(in, out, rows, cols);
-    MEMLAB_CHECK_LAUNCH(naive);
-  } else if (v == "smem") {
-    tiled<0><<<grid, dim3(kT, kT), 0, s>>>(in, out, rows, cols);
-    MEMLAB_CHECK_LAUNCH(tiled_32x32);
-  } else if (v == "smem_padded") {
-    tiled<1><<<grid, dim3(kT, kT), 0, s>>>(in, out, rows, cols);
-    MEMLAB_CHECK_LAUNCH(tiled_32x33);
-  } else if (v == "padded_coarse") {
-    padded_coarse<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);
-    MEMLAB_CHECK_LAUNCH(padded_coarse);
-  } else if (v == "tile64_f4") {
-    const bool vec = rows % 4 == 0 && cols % 4 == 0;
-    tile64_f4<<<grid_for(rows, cols, kBigT), 256, 0, s>>>(in, out, rows, cols, vec);
-    MEMLAB_CHECK_LAUNCH(tile64_f4);
-  } else if (v == "copy") {
-    copy_tile<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);
-    MEMLAB_CHECK_LAUNCH(copy_tile);
-  } else {
-    throw std::logic_error("transpose: unknown variant " + v);
+  switch (variant) {
+    case Variant::Naive:
+      naive<<<grid, dim3(kT, kT), 0, s>>>(in, out, rows, cols);
+      MEMLAB_CHECK_LAUNCH(naive);
+      return;
+    case Variant::Smem:
+      tiled<0><<<grid, dim3(kT, kT), 0, s>>>(in, out, rows, cols);
+      MEMLAB_CHECK_LAUNCH(tiled_32x32);
+      return;
+    case Variant::SmemPadded:
+      tiled<1><<<grid, dim3(kT, kT), 0, s>>>(in, out, rows, cols);
+      MEMLAB_CHECK_LAUNCH(tiled_32x33);
+      return;
+    case Variant::PaddedCoarse:
+      padded_coarse<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);
+      MEMLAB_CHECK_LAUNCH(padded_coarse);
+      return;
+    case Variant::Tile64F4: {
+      const bool vec = rows % 4 == 0 && cols % 4 == 0;
+      tile64_f4<<<grid_for(rows, cols, kBigT), 256, 0, s>>>(in, out, rows, cols, vec);
+      MEMLAB_CHECK_LAUNCH(tile64_f4);
+      return;
+    }
+    case Variant::Copy:
+      copy_tile<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);
+      MEMLAB_CHECK_LAUNCH(copy_tile);
+      return;
   }
 }
 

@@ -1,21 +1,5 @@
 // transpose: out = in^T for a rows x cols float matrix (row-major; out is cols x rows).
-// Variants (32x32 tiles unless named):
-//   naive          32x32 threads, one element each: reads in[r][c] along a row (coalesced), writes
-//                  out[c][r] down a column: a warp's 32 stores land rows*4 bytes apart, 32 sectors
-//                  of which 4 bytes each are useful (the coalescing model's column pattern).
-//   smem           tile[32][32] in shared memory, 32x32 threads: coalesced global reads and writes,
-//                  but the write phase reads a tile column, tile[tx][ty]: 32 lanes, stride 32
-//                  words, all in one bank -> 32-way conflict (32 shared wavefronts per warp read).
-//   smem_padded    tile[32][33]: the column read has stride 33 words, 32 different banks.
-//   padded_coarse  tile[32][33], 32x8 threads, each moves 4 rows: 4 independent loads in flight per
-//                  thread, a quarter of the threads (the classic CUDA-samples shape).
-//   tile64_f4      64x64 tile, padded to 65, 256 threads, 16-byte global loads and stores (float4;
-//                  4 per thread in flight, 64 bytes); each warp covers 4 rows x 8 float4 so that
-//                  both the scalar shared stores (bank r + 4j + k) and the column reads
-//                  (bank 4i + k + c) hit 32 different banks. Edge tiles and sizes whose rows or
-//                  cols are not multiples of 4 take a scalar path.
-//   copy           out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the
-//                  tile, the ceiling a tiled transpose is measured against.
+// Variants: the enumerators of `Variant` below (32x32 tiles unless named).
 // Napkin math (H200): useful bytes 2 * rows * cols * 4; 16384^2 moves 2 GiB, ~0.5 ms at
 // ~4.3 TB/s. naive, by the column model, moves 4 + 32 bytes per float (9x: ~2.2 ms cold) unless
 // L2 merges the partial sectors of neighbouring warps before they are written back. smem: 32
@@ -27,9 +11,45 @@
 
 #include <cstddef>
 
+#include "common/variants.hpp"
+
 namespace memlab::lessons::transpose {
 
-void launch(const char* variant, const float* in, float* out, int rows, int cols,
-            cudaStream_t stream);
+enum class Variant {
+  // 32x32 threads, one element each: reads in[r][c] along a row (coalesced), writes out[c][r] down
+  // a column: a warp's 32 stores land rows*4 bytes apart, 32 sectors of which 4 bytes each are
+  // useful (the coalescing model's column pattern).
+  Naive,
+  // tile[32][32] in shared memory, 32x32 threads: coalesced global reads and writes, but the write
+  // phase reads a tile column, tile[tx][ty]: 32 lanes, stride 32 words, all in one bank -> 32-way
+  // conflict (32 shared wavefronts per warp read).
+  Smem,
+  // tile[32][33]: the column read has stride 33 words, 32 different banks.
+  SmemPadded,
+  // tile[32][33], 32x8 threads, each moves 4 rows: 4 independent loads in flight per thread, a
+  // quarter of the threads (the classic CUDA-samples shape).
+  PaddedCoarse,
+  // 64x64 tile, padded to 65, 256 threads, 16-byte global loads and stores (float4; 4 per thread in
+  // flight, 64 bytes); each warp covers 4 rows x 8 float4 so that both the scalar shared stores
+  // (bank r + 4j + k) and the column reads (bank 4i + k + c) hit 32 different banks. Edge tiles and
+  // sizes whose rows or cols are not multiples of 4 take a scalar path.
+  Tile64F4,
+  // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
+  // ceiling a tiled transpose is measured against.
+  Copy,
+};
+
+inline constexpr VariantInfo<Variant> kVariants[] = {
+    {Variant::Naive, "naive", "one element per thread, coalesced reads, column (strided) writes"},
+    {Variant::Smem, "smem", "32x32 shared tile, column read is a 32-way bank conflict"},
+    {Variant::SmemPadded, "smem_padded", "32x33 shared tile: conflict-free column read"},
+    {Variant::PaddedCoarse, "padded_coarse", "32x33 tile, 32x8 threads moving 4 rows each"},
+    {Variant::Tile64F4, "tile64_f4",
+     "64x65 tile, float4 global accesses, conflict-free warp mapping"},
+    {Variant::Copy, "copy",
+     "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
+};
+
+void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
 }  // namespace memlab::lessons::transpose
