@@ -115,31 +115,45 @@ State setup(const Params& p, std::uint64_t seed) {
   return st;
 }
 
-Order order_of(const std::string& variant) {
-  if (variant == "serial") return Order::kSerial;
-  if (variant == "depth_first") return Order::kDepthFirst;
-  if (variant == "rounds") return Order::kRounds;
-  return Order::kBreadthFirst;
+// The issue order of each variant; pageable issues breadth-first from pageable buffers.
+Order order_of(Variant v) {
+  switch (v) {
+    case Variant::Serial:
+      return Order::kSerial;
+    case Variant::DepthFirst:
+      return Order::kDepthFirst;
+    case Variant::BreadthFirst:
+    case Variant::Pageable:
+      return Order::kBreadthFirst;
+    case Variant::Rounds:
+      return Order::kRounds;
+  }
+  invalid_variant("streams");
+}
+
+bool pageable(Variant v) {
+  return v == Variant::Pageable;
 }
 
 bench::Check check(State& st, const Params&, const std::string& variant) {
-  const float* got = variant == "pageable" ? st.pc.data() : st.hc.get();
+  const float* got =
+      pageable(variant_of(kVariants, variant, "streams")) ? st.pc.data() : st.hc.get();
   return bench::check_exact(got, st.want.data(), st.n);
 }
 
-std::optional<bench::Prediction> predict(const Params& p, const std::string& variant) {
+std::optional<bench::Prediction> predict(const Params& p, Variant variant) {
   auto it = calibrations().find(p.label());
   if (it == calibrations().end()) return std::nullopt;
   const Calibration& c = it->second;
   bench::Prediction pr;
-  if (variant == "serial") {
+  if (variant == Variant::Serial) {
     pr.time_ms = c.whole.h2d + c.whole.kernel + c.whole.d2h;
     pr.model = fmt::format("no overlap: H2D {:.3g} + kernel {:.3g} + D2H {:.3g} ms (each alone)",
                            c.whole.h2d, c.whole.kernel, c.whole.d2h);
     return pr;
   }
   const int k = static_cast<int>(p.n("segments"));
-  if (variant == "pageable") {
+  if (variant == Variant::Pageable) {
     if (!c.has_pageable) return std::nullopt;
     pr.time_ms = k * (c.pageable.h2d + c.segment.kernel + c.pageable.d2h);
     pr.model = fmt::format(
@@ -152,9 +166,9 @@ std::optional<bench::Prediction> predict(const Params& p, const std::string& var
   tp.segments = model::uniform_segments(k, c.segment.h2d, c.segment.kernel, c.segment.d2h);
   tp.streams = static_cast<int>(p.n("streams"));
   tp.copy_engines = copy_engines();
-  tp.order = variant == "depth_first" ? model::IssueOrder::kDepthFirst
-             : variant == "rounds"    ? model::IssueOrder::kRounds
-                                      : model::IssueOrder::kBreadthFirst;
+  tp.order = variant == Variant::DepthFirst ? model::IssueOrder::kDepthFirst
+             : variant == Variant::Rounds   ? model::IssueOrder::kRounds
+                                            : model::IssueOrder::kBreadthFirst;
   tp.queueing = model::Queueing::kPerStream;
   tp.concurrent_kernels = false;  // each segment's kernel fills the GPU
   const auto r = model::simulate_timeline(tp);
@@ -166,9 +180,9 @@ std::optional<bench::Prediction> predict(const Params& p, const std::string& var
   return pr;
 }
 
-void inspect(State& st, const Params& p, const std::string& variant, bench::Extras& x) {
+void inspect(State& st, const Params& p, Variant variant, bench::Extras& x) {
   Stream s;
-  const Pipeline pl = variant == "pageable" ? st.pageable() : st.pinned();
+  const Pipeline pl = pageable(variant) ? st.pageable() : st.pinned();
   auto ops = st.runner->run_instrumented(pl, order_of(variant), s);
   const bool in_order = streams_in_order(ops);
   engine_serialize(ops);
@@ -181,7 +195,7 @@ void inspect(State& st, const Params& p, const std::string& variant, bench::Extr
   x.figures.emplace_back("d2h_busy_ms", o.engine_busy[2]);
   std::string model_json = "null";
   auto it = calibrations().find(p.label());
-  if (it != calibrations().end() && variant != "pageable") {
+  if (it != calibrations().end() && !pageable(variant)) {
     const Calibration& c = it->second;
     const double serial = c.whole.h2d + c.whole.kernel + c.whole.d2h;
     x.figures.emplace_back("speedup_vs_stages", serial / o.makespan);
@@ -202,14 +216,15 @@ void inspect(State& st, const Params& p, const std::string& variant, bench::Extr
                        intervals_json(ops), model_json, in_order ? "true" : "false");
 }
 
-void add(bench::ExperimentBuilder<State>& b, const char* name, const char* what) {
-  const std::string v = name;
-  b.variant(name, what,
+void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
+  const Variant v = info.id;
+  b.variant(info.name, info.description,
             [v](State& st, const Params&, cudaStream_t s) {
-              st.runner->enqueue(v == "pageable" ? st.pageable() : st.pinned(), order_of(v), s);
+              st.runner->enqueue(pageable(v) ? st.pageable() : st.pinned(), order_of(v), s);
             })
       .predict([v](const Params& p) { return predict(p, v); })
       .inspect([v](State& st, const Params& p, bench::Extras& x) { inspect(st, p, v, x); });
+  if (pageable(v)) b.only_if(pageable_applies);
 }
 
 double pcie_bytes(const Params& p) {
@@ -239,16 +254,8 @@ bench::Experiment make_streams() {
         if (!st.pc.empty()) std::memset(st.pc.data(), 0xFF, st.pc.size() * sizeof(float));
       })
       .check(check);
-  add(b, "serial", "one stream: all H2D, one kernel, all D2H, each after the previous");
-  add(b, "depth_first", "N streams; per segment H2D, kernel, D2H");
-  add(b, "breadth_first", "N streams; all H2D, then all kernels, then all D2H");
-  add(b, "rounds",
-      "seed 000's loop: rounds of N segments, breadth-first inside each round (no stream queues "
-      "a second H2D before its first kernel)");
-  add(b, "pageable",
-      "breadth_first from pageable host memory (runs at streams=4 only: N does not matter)");
-  b.only_if(pageable_applies);
-  b.baseline("serial");
+  for (const VariantInfo<Variant>& v : kVariants) add(b, v);
+  b.baseline(variant_name(kVariants, Variant::Serial));
   return b.build();
 }
 
@@ -266,8 +273,14 @@ struct DefaultState {
       j2{cudaEventDisableTiming};
 };
 
-cudaStream_t middle_of(const std::string& variant) {
-  return variant == "legacy" ? cudaStream_t{nullptr} : cudaStreamPerThread;
+cudaStream_t middle_of(DefaultStreamVariant v) {
+  switch (v) {
+    case DefaultStreamVariant::Legacy:
+      return cudaStream_t{nullptr};
+    case DefaultStreamVariant::PerThread:
+      return cudaStreamPerThread;
+  }
+  invalid_variant("default_stream");
 }
 
 // Kernels 1, 0 (the middle one), 2 on slices 0, 1, 2 in s1, middle, s2; marks (optional) are
@@ -311,7 +324,7 @@ DefaultState setup_default(const Params& p, std::uint64_t seed) {
   return st;
 }
 
-void inspect_default(DefaultState& st, const std::string& variant, bench::Extras& x) {
+void inspect_default(DefaultState& st, DefaultStreamVariant variant, bench::Extras& x) {
   Stream origin;
   std::vector<Event> marks;
   for (int i = 0; i < 6; ++i) marks.emplace_back();
@@ -359,29 +372,31 @@ bench::Experiment make_default_stream() {
         st.c.copy_to_host(got.data(), got.size());
         return bench::check_exact(got.data(), st.want.data(), got.size());
       });
-  for (const char* v : {"legacy", "per_thread"}) {
-    const std::string name = v;
-    b.variant(name,
-              name == "legacy" ? "middle kernel in the legacy default stream (0): implicit syncs"
-                               : "middle kernel in cudaStreamPerThread: no implicit syncs",
-              [name](DefaultState& st, const Params&, cudaStream_t s) {
-                enqueue_three(st, middle_of(name), s, nullptr);
+  for (const VariantInfo<DefaultStreamVariant>& v : kDefaultStreamVariants) {
+    const DefaultStreamVariant id = v.id;
+    b.variant(v.name, v.description,
+              [id](DefaultState& st, const Params&, cudaStream_t s) {
+                enqueue_three(st, middle_of(id), s, nullptr);
               })
-        .predict([name](const Params&) -> std::optional<bench::Prediction> {
+        .predict([id](const Params&) -> std::optional<bench::Prediction> {
           bench::Prediction pr;
-          pr.model = name == "legacy" ? "three kernels one after the other: 3x one kernel"
-                                      : "three kernels at once on 48 of 132 SMs: 1x one kernel";
-          if (name == "legacy")
-            pr.slowdown = 1.0;
-          else
-            pr.slowdown = 1.0 / 3.0;
+          switch (id) {
+            case DefaultStreamVariant::Legacy:
+              pr.model = "three kernels one after the other: 3x one kernel";
+              pr.slowdown = 1.0;
+              break;
+            case DefaultStreamVariant::PerThread:
+              pr.model = "three kernels at once on 48 of 132 SMs: 1x one kernel";
+              pr.slowdown = 1.0 / 3.0;
+              break;
+          }
           return pr;
         })
-        .inspect([name](DefaultState& st, const Params&, bench::Extras& x) {
-          inspect_default(st, name, x);
+        .inspect([id](DefaultState& st, const Params&, bench::Extras& x) {
+          inspect_default(st, id, x);
         });
   }
-  b.baseline("legacy");
+  b.baseline(variant_name(kDefaultStreamVariants, DefaultStreamVariant::Legacy));
   return b.build();
 }
 
