@@ -1,14 +1,7 @@
 // transfers: host <-> device copies over PCIe from four kinds of host memory (seed 000 section 5).
 //
-// Variants (no kernels: every operation is a copy engine's DMA):
-//   pageable     malloc'd memory: the driver copies through its own pinned staging buffer, chunk by
-//                chunk, with the CPU in the loop (memcpy into the staging buffer)
-//   pinned       cudaHostAlloc: DMA straight from/to the user's pages
-//   pinned_wc    cudaHostAlloc(cudaHostAllocWriteCombined): no CPU caching; PCIe reads may be
-//                faster, CPU reads are uncached (slow): the check reads it back through the GPU
-//   registered   malloc'd memory pinned in place with cudaHostRegister
-//   cudaMemcpy   plain, synchronous cudaMemcpy from pinned memory: the ceiling at the same size
-//                (direction=both: the two copies one after the other)
+// Variants: the enumerators of `Variant` below (no kernels: every operation is a copy engine's
+// DMA, so the variants are named here rather than in a kernels.cuh).
 // direction=both runs the H2D copy in the timed stream and the D2H copy in a second stream at
 // the same time (forked and joined with events); its bytes count each byte moved once: 2 x size.
 //
@@ -26,6 +19,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/variants.hpp"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/parallel.hpp"
 #include "memlab/cuda/buffer.hpp"
@@ -41,14 +35,49 @@ namespace {
 using bench::Params;
 using Clock = std::chrono::steady_clock;
 
+enum class Variant {
+  // malloc'd memory: the driver copies through its own pinned staging buffer, chunk by chunk, with
+  // the CPU in the loop (memcpy into the staging buffer).
+  Pageable,
+  // cudaHostAlloc: DMA straight from/to the user's pages.
+  Pinned,
+  // cudaHostAlloc(cudaHostAllocWriteCombined): no CPU caching; PCIe reads may be faster, CPU reads
+  // are uncached (slow): the check reads it back through the GPU.
+  PinnedWc,
+  // malloc'd memory pinned in place with cudaHostRegister.
+  Registered,
+  // Plain, synchronous cudaMemcpy from pinned memory: the ceiling at the same size
+  // (direction=both: the two copies one after the other).
+  CudaMemcpy,
+};
+
+constexpr VariantInfo<Variant> kVariants[] = {
+    {Variant::Pageable, "pageable", "malloc'd host memory: staged by the driver"},
+    {Variant::Pinned, "pinned", "cudaHostAlloc: direct DMA"},
+    {Variant::PinnedWc, "pinned_wc",
+     "cudaHostAlloc write-combined: direct DMA, uncached for the CPU"},
+    {Variant::Registered, "registered", "malloc'd memory pinned with cudaHostRegister"},
+    {Variant::CudaMemcpy, "cudaMemcpy",
+     "plain synchronous cudaMemcpy from pinned memory: the ceiling"},
+};
+
 enum class Kind { kPageable, kPinned, kPinnedWc, kRegistered };
 enum class Dir { kH2D, kD2H, kBoth };
 
-Kind kind_of(const std::string& v) {
-  if (v == "pageable") return Kind::kPageable;
-  if (v == "pinned_wc") return Kind::kPinnedWc;
-  if (v == "registered") return Kind::kRegistered;
-  return Kind::kPinned;  // pinned and cudaMemcpy
+// The host memory a variant copies from or to.
+Kind kind_of(Variant v) {
+  switch (v) {
+    case Variant::Pageable:
+      return Kind::kPageable;
+    case Variant::Pinned:
+    case Variant::CudaMemcpy:
+      return Kind::kPinned;
+    case Variant::PinnedWc:
+      return Kind::kPinnedWc;
+    case Variant::Registered:
+      return Kind::kRegistered;
+  }
+  invalid_variant("transfers");
 }
 Dir dir_of(const Params& p) {
   const std::string& d = p.s("direction");
@@ -239,7 +268,7 @@ void enqueue(State& st, Kind k, bool plain, cudaStream_t s) {
 }
 
 bench::Check check(State& st, const Params&, const std::string& variant) {
-  const Kind k = kind_of(variant);
+  const Kind k = kind_of(variant_of(kVariants, variant, "transfers"));
   std::vector<unsigned char> got(st.bytes);
   bench::Check c;
   c.ok = true;
@@ -282,9 +311,9 @@ std::optional<bench::Prediction> predict(const Params& p) {
   return pr;
 }
 
-void inspect(State& st, const Params& p, const std::string& variant, bench::Extras& x) {
+void inspect(State& st, const Params& p, Variant variant, bench::Extras& x) {
   const Kind k = kind_of(variant);
-  const bool plain = variant == "cudaMemcpy";
+  const bool plain = variant == Variant::CudaMemcpy;
   Stream s;
   Event a, b;
   std::vector<double> ms;
@@ -361,25 +390,16 @@ bench::Experiment make() {
         }
       })
       .check(check);
-  struct V {
-    const char* name;
-    const char* what;
-  };
-  for (const V v :
-       {V{"pageable", "malloc'd host memory: staged by the driver"},
-        V{"pinned", "cudaHostAlloc: direct DMA"},
-        V{"pinned_wc", "cudaHostAlloc write-combined: direct DMA, uncached for the CPU"},
-        V{"registered", "malloc'd memory pinned with cudaHostRegister"},
-        V{"cudaMemcpy", "plain synchronous cudaMemcpy from pinned memory: the ceiling"}}) {
-    const std::string name = v.name;
-    b.variant(name, v.what,
-              [name](State& st, const Params&, cudaStream_t s) {
-                enqueue(st, kind_of(name), name == "cudaMemcpy", s);
+  for (const VariantInfo<Variant>& v : kVariants) {
+    const Variant id = v.id;
+    b.variant(v.name, v.description,
+              [id](State& st, const Params&, cudaStream_t s) {
+                enqueue(st, kind_of(id), id == Variant::CudaMemcpy, s);
               })
         .predict(predict)
-        .inspect([name](State& st, const Params& p, bench::Extras& x) { inspect(st, p, name, x); });
+        .inspect([id](State& st, const Params& p, bench::Extras& x) { inspect(st, p, id, x); });
   }
-  b.baseline("cudaMemcpy");
+  b.baseline(variant_name(kVariants, Variant::CudaMemcpy));
   return b.build();
 }
 
