@@ -34,10 +34,10 @@ TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
   const Size sizes[] = {{1, 1, 1},      {17, 33, 9},     {127, 129, 65}, {300, 200, 100},
                         {128, 128, 8},  {256, 384, 136}, {129, 128, 8},  {128, 256, 300},
                         {256, 512, 64}, {512, 256, 72}};
-  const Kernel kernels[] = {Kernel::NaiveUncoalesced, Kernel::Naive,    Kernel::Tiled16,
-                            Kernel::Tiled32,          Kernel::Block1d,  Kernel::Block2d,
-                            Kernel::Vectorized,       Kernel::Warptile, Kernel::DoubleBuffer,
-                            Kernel::ThreadTile8x16};
+  const Variant kernels[] = {Variant::NaiveUncoalesced, Variant::Naive,    Variant::Tiled16,
+                             Variant::Tiled32,          Variant::Block1d,  Variant::Block2d,
+                             Variant::Vectorized,       Variant::Warptile, Variant::DoubleBuffer,
+                             Variant::ThreadTile8x16};
   Stream stream;
   CublasHandle cublas;
   for (const Size& s : sizes) {
@@ -67,7 +67,7 @@ TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
       EXPECT_EQ(bad, 0u) << what << " at " << s.m << "x" << s.n << "x" << s.k << ": " << bad
                          << " of " << got.size() << " differ";
     };
-    for (const Kernel kernel : kernels) {
+    for (const Variant kernel : kernels) {
       dc.fill_bytes(0xFF, stream);
       launch(kernel, da.get(), db.get(), dc.get(), s.m, s.n, s.k, stream);
       expect_exact(("kernel " + std::to_string(static_cast<int>(kernel))).c_str());

@@ -67,9 +67,6 @@ class EventRing {
   int next_ = 0, count_ = 0;
 };
 
-constexpr int kVariants = 11;  // the ten kernels and cuBLAS
-constexpr int kCublas = 10;
-
 struct State {
   int m = 0, n = 0, k = 0;
   std::uint64_t seed = 0;
@@ -101,7 +98,9 @@ State setup(const Params& p, std::uint64_t seed) {
   fill_uniform(st.a.get(), m * k, seed, -1.0f, 1.0f, nullptr);
   fill_uniform(st.b.get(), k * n, seed + 1, -1.0f, 1.0f, nullptr);
   st.cublas = std::make_unique<CublasHandle>();
-  for (int i = 0; i < kVariants; ++i) st.rings.push_back(std::make_unique<EventRing>());
+  for (std::size_t i = 0; i < std::size(kVariants); ++i) {
+    st.rings.push_back(std::make_unique<EventRing>());
+  }
   if (macs(p) <= kCpuReferenceMacs) {
     st.cpu_ref = reference_product(seed, st.m, st.n, st.k);
   } else {
@@ -145,42 +144,44 @@ bench::Check check(State& st, const Params&, const std::string&) {
   return all;
 }
 
-struct Step {
-  const char* name;
-  Kernel kernel;
-  const char* what;
-  double tile_intensity;  // flop per byte of global loads its block tile gives
-  double bound;           // predicted time / time at the FP32 peak (shared/L1 wavefront model)
+// What limits a variant: the flop per byte of global loads its block tile gives, and its predicted
+// time over the time at the FP32 peak (shared/L1 wavefront model) with the model's one line.
+struct Bound {
+  double tile_intensity;  // 0: not a tiled kernel of memlab's
+  double bound;
   const char* model;
 };
 
 // The bounds: an SM issues 4 warp-FMAs per clock and serves 1 shared/L1 wavefront per clock, so a
 // kernel needing w wavefronts per warp-FMA runs at most at peak / (4 w).
-constexpr Step kSteps[] = {
-    {"naive_uncoalesced", Kernel::NaiveUncoalesced,
-     "one thread per element, lanes walk rows: A loads touch 32 sectors per warp", 0.25, 132,
-     "L1 wavefronts: ~33 per warp-FMA (A: 32 lines, B: broadcast) -> peak/132"},
-    {"naive", Kernel::Naive, "one thread per element, lanes walk columns: coalesced B and C", 0.25,
-     8, "L1 wavefronts: 2 per warp-FMA (A broadcast, B one line) -> peak/8"},
-    {"tiled16", Kernel::Tiled16, "seed 004: 16 x 16 tiles of A and B in shared memory", 4, 5,
-     "shared wavefronts: 1.25 per warp-FMA (A float4 broadcast per 4 k, B one) -> peak/5"},
-    {"tiled32", Kernel::Tiled32, "seed 004: 32 x 32 tiles of A and B in shared memory", 8, 5,
-     "shared wavefronts: 1.25 per warp-FMA -> peak/5"},
-    {"block1d", Kernel::Block1d, "64 x 64 block tile, 8 outputs per thread (1D register blocking)",
-     16, 1.5, "shared wavefronts: 3 per 8 warp-FMAs -> peak/1.5"},
-    {"block2d", Kernel::Block2d, "128 x 128 block tile, 8 x 8 outputs per thread (2D registers)",
-     32, 1.25, "FMA-bound but 4-way conflicts on B and 130 registers (1 block/SM) -> peak/1.25"},
-    {"vectorized", Kernel::Vectorized, "+ float4 global loads, A transposed in shared memory", 32,
-     1.0, "FMA pipe: 64 FMAs per 4 LDS.128 -> peak"},
-    {"warptile", Kernel::Warptile, "+ warp tiles, conflict-free 16-byte shared reads, padded A", 32,
-     1.0, "FMA pipe -> peak"},
-    {"double_buffer", Kernel::DoubleBuffer,
-     "+ two shared stages, next tile's loads in flight during compute", 32, 1.0,
-     "FMA pipe -> peak"},
-    {"thread_tile_8x16", Kernel::ThreadTile8x16,
-     "+ 128 threads of 8 x 16 outputs: 6 LDS.128 per 128 FMAs, 2 blocks per SM", 32, 1.0,
-     "FMA pipe: 128 FMAs per 6 LDS.128 -> peak"},
-};
+Bound bound_of(Variant v) {
+  switch (v) {
+    case Variant::NaiveUncoalesced:
+      return {0.25, 132, "L1 wavefronts: ~33 per warp-FMA (A: 32 lines, B: broadcast) -> peak/132"};
+    case Variant::Naive:
+      return {0.25, 8, "L1 wavefronts: 2 per warp-FMA (A broadcast, B one line) -> peak/8"};
+    case Variant::Tiled16:
+      return {4, 5,
+              "shared wavefronts: 1.25 per warp-FMA (A float4 broadcast per 4 k, B one) -> peak/5"};
+    case Variant::Tiled32:
+      return {8, 5, "shared wavefronts: 1.25 per warp-FMA -> peak/5"};
+    case Variant::Block1d:
+      return {16, 1.5, "shared wavefronts: 3 per 8 warp-FMAs -> peak/1.5"};
+    case Variant::Block2d:
+      return {32, 1.25,
+              "FMA-bound but 4-way conflicts on B and 130 registers (1 block/SM) -> peak/1.25"};
+    case Variant::Vectorized:
+      return {32, 1.0, "FMA pipe: 64 FMAs per 4 LDS.128 -> peak"};
+    case Variant::Warptile:
+    case Variant::DoubleBuffer:
+      return {32, 1.0, "FMA pipe -> peak"};
+    case Variant::ThreadTile8x16:
+      return {32, 1.0, "FMA pipe: 128 FMAs per 6 LDS.128 -> peak"};
+    case Variant::Cublas:
+      return {0, 1.0, "FMA pipe -> peak (cuBLAS measured 50.5 TFLOP/s: 75%)"};
+  }
+  invalid_variant("matmul");
+}
 
 std::optional<bench::Prediction> predict(const Params& p, double bound, const char* model) {
   bench::Prediction pr;
@@ -193,14 +194,14 @@ std::optional<bench::Prediction> predict(const Params& p, double bound, const ch
   return pr;
 }
 
-void add_figures(State& st, int index, Kernel* kernel, double intensity, bench::Extras& x) {
+void add_figures(State& st, int index, Variant variant, double intensity, bench::Extras& x) {
   const double ms = st.rings[static_cast<std::size_t>(index)]->median_ms();
   if (ms > 0 && st.cublas_setup_ms > 0) {
     x.figures.emplace_back("pct_cublas", 100.0 * st.cublas_setup_ms / ms);
   }
   if (intensity > 0) x.figures.emplace_back("tile_intensity", intensity);
-  if (kernel != nullptr) {
-    const KernelInfo info = kernel_info(*kernel, st.m, st.n, st.k);
+  if (variant != Variant::Cublas) {  // compile-time resources of memlab's own kernels
+    const KernelInfo info = kernel_info(variant, st.m, st.n, st.k);
     x.figures.emplace_back("registers", info.registers);
     x.figures.emplace_back("spill_bytes", info.local_bytes);
     x.figures.emplace_back("smem_bytes", info.shared_bytes);
@@ -234,38 +235,29 @@ bench::Experiment make() {
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.c.fill_bytes(0xFF, s); })
       .check(check);
-  int index = 0;
-  for (const Step& step : kSteps) {
-    const Step* sp = &step;
-    b.variant(step.name, step.what,
-              [sp, index](State& st, const Params&, cudaStream_t s) {
+  int index = 0;  // the variant's event ring
+  for (const VariantInfo<Variant>& v : kVariants) {
+    const Variant id = v.id;
+    const Bound bound = bound_of(id);
+    b.variant(v.name, v.description,
+              [id, index](State& st, const Params&, cudaStream_t s) {
                 EventRing& ring = *st.rings[static_cast<std::size_t>(index)];
                 ring.start(s);
-                launch(sp->kernel, st.a.get(), st.b.get(), st.c.get(), st.m, st.n, st.k, s);
+                if (id == Variant::Cublas) {
+                  cublas_sgemm(st.cublas->get(), st.a.get(), st.b.get(), st.c.get(), st.m, st.n,
+                               st.k, s);
+                } else {
+                  launch(id, st.a.get(), st.b.get(), st.c.get(), st.m, st.n, st.k, s);
+                }
                 ring.stop(s);
               })
-        .predict([sp](const Params& p) { return predict(p, sp->bound, sp->model); })
-        .inspect([sp, index](State& st, const Params&, bench::Extras& x) {
-          Kernel kernel = sp->kernel;
-          add_figures(st, index, &kernel, sp->tile_intensity, x);
+        .predict([bound](const Params& p) { return predict(p, bound.bound, bound.model); })
+        .inspect([id, index, bound](State& st, const Params&, bench::Extras& x) {
+          add_figures(st, index, id, bound.tile_intensity, x);
         });
     ++index;
   }
-  b.variant("cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T",
-            [](State& st, const Params&, cudaStream_t s) {
-              EventRing& ring = *st.rings[kCublas];
-              ring.start(s);
-              cublas_sgemm(st.cublas->get(), st.a.get(), st.b.get(), st.c.get(), st.m, st.n, st.k,
-                           s);
-              ring.stop(s);
-            })
-      .predict([](const Params& p) {
-        return predict(p, 1.0, "FMA pipe -> peak (cuBLAS measured 50.5 TFLOP/s: 75%)");
-      })
-      .inspect([](State& st, const Params&, bench::Extras& x) {
-        add_figures(st, kCublas, nullptr, 0, x);
-      });
-  b.baseline("naive");
+  b.baseline(variant_name(kVariants, Variant::Naive));
   return b.build();
 }
 

@@ -428,45 +428,47 @@ struct Choice {
   dim3 grid, block;
 };
 
-Choice choose(Kernel kernel, int M, int N, int K) {
+Choice choose(Variant variant, int M, int N, int K) {
   const bool fast = fast_path(M, N, K);
   const dim3 grid128(cdiv(N, kBN), cdiv(M, kBM));
-  switch (kernel) {
-    case Kernel::NaiveUncoalesced:
+  switch (variant) {
+    case Variant::NaiveUncoalesced:
       return {reinterpret_cast<const void*>(naive_uncoalesced_kernel),
               dim3(cdiv(M, 32), cdiv(N, 32)), dim3(32, 32)};
-    case Kernel::Naive:
+    case Variant::Naive:
       return {reinterpret_cast<const void*>(naive_kernel), dim3(cdiv(N, 32), cdiv(M, 32)),
               dim3(32, 32)};
-    case Kernel::Tiled16:
+    case Variant::Tiled16:
       return {reinterpret_cast<const void*>(tiled_kernel<16>), dim3(cdiv(N, 16), cdiv(M, 16)),
               dim3(16, 16)};
-    case Kernel::Tiled32:
+    case Variant::Tiled32:
       return {reinterpret_cast<const void*>(tiled_kernel<32>), dim3(cdiv(N, 32), cdiv(M, 32)),
               dim3(32, 32)};
-    case Kernel::Block1d:
+    case Variant::Block1d:
       return {reinterpret_cast<const void*>(block1d_kernel), dim3(cdiv(N, 64), cdiv(M, 64)),
               dim3(512)};
-    case Kernel::Block2d:
+    case Variant::Block2d:
       return {reinterpret_cast<const void*>(block2d_kernel), grid128, dim3(kThreads)};
-    case Kernel::Vectorized:
+    case Variant::Vectorized:
       return {fast ? reinterpret_cast<const void*>(gemm128_kernel<false, false, 0>)
                    : reinterpret_cast<const void*>(gemm128_kernel<true, false, 0>),
               grid128, dim3(kThreads)};
-    case Kernel::Warptile:
+    case Variant::Warptile:
       return {fast ? reinterpret_cast<const void*>(gemm128_kernel<false, true, 4>)
                    : reinterpret_cast<const void*>(gemm128_kernel<true, true, 4>),
               grid128, dim3(kThreads)};
-    case Kernel::DoubleBuffer:
+    case Variant::DoubleBuffer:
       return {fast ? reinterpret_cast<const void*>(double_buffer_kernel<false>)
                    : reinterpret_cast<const void*>(double_buffer_kernel<true>),
               grid128, dim3(kThreads)};
-    case Kernel::ThreadTile8x16:
+    case Variant::ThreadTile8x16:
       // Whole tiles only; other sizes run double_buffer's guarded kernel.
-      if (!fast) return choose(Kernel::DoubleBuffer, M, N, K);
+      if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
       return {reinterpret_cast<const void*>(thread_tile_kernel), grid128, dim3(kTtThreads)};
+    case Variant::Cublas:
+      throw std::logic_error("matmul: cublas is not one of memlab's kernels (see vendor.hpp)");
   }
-  throw std::logic_error("matmul: unknown kernel");
+  invalid_variant("matmul");
 }
 
 }  // namespace
@@ -475,15 +477,15 @@ bool fast_path(int M, int N, int K) {
   return M % kBM == 0 && N % kBN == 0 && K % kBK == 0;
 }
 
-void launch(Kernel kernel, const float* A, const float* B, float* C, int M, int N, int K,
+void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
             cudaStream_t stream) {
-  const Choice c = choose(kernel, M, N, K);
+  const Choice c = choose(variant, M, N, K);
   void* args[] = {&M, &N, &K, &A, &B, &C};
   MEMLAB_CUDA_CHECK(cudaLaunchKernel(c.fn, c.grid, c.block, args, 0, stream));
 }
 
-KernelInfo kernel_info(Kernel kernel, int M, int N, int K) {
-  const Choice c = choose(kernel, M, N, K);
+KernelInfo kernel_info(Variant variant, int M, int N, int K) {
+  const Choice c = choose(variant, M, N, K);
   cudaFuncAttributes a{};
   MEMLAB_CUDA_CHECK(cudaFuncGetAttributes(&a, c.fn));
   KernelInfo info;

@@ -17,31 +17,7 @@
 // 128 -> 32); the H200's ~16 flop/byte DRAM ridge (67 TFLOP/s / 4.25 TB/s) needs 64 x 64 or more,
 // and the L2 (which catches the re-reads of A and B here) needs more than the 32 x 32 tiles too.
 //
-// Variants (each one step, with its reason):
-//   naive_uncoalesced  one thread per C element, threadIdx.x walks ROWS of C: a warp's 32 loads of
-//                      A hit 32 rows (32 sectors per request), B is a broadcast, the C stores are
-//                      32 scattered sectors. The lesson's "what not to do".
-//   naive              the same with threadIdx.x walking COLUMNS: B loads and C stores are one
-//                      128-byte line per warp, A is a broadcast. Baseline.
-//   tiled16, tiled32   seed 004: a TILE x TILE block loads one tile of A and one of B into shared
-//                      memory (one element each), __syncthreads, TILE FMAs from shared memory,
-//                      __syncthreads, next phase. Global loads fall by TILE; shared loads remain.
-//   block1d            64 x 64 block tile, BK = 8, each thread 8 outputs of one column: one B
-//                      value from shared memory is reused for 8 FMAs held in registers.
-//   block2d            128 x 128 block tile, 8 x 8 outputs per thread: 16 shared loads per 64 FMAs.
-//   vectorized         + float4 (16-byte) global loads, A stored transposed in shared memory so
-//   that
-//                      the 8 A values of a thread are two 16-byte shared loads (as for B).
-//   warptile           + a warp owns a 32 x 64 sub-tile and each lane 2 x 2 patches of 4 x 4, so
-//                      every 16-byte shared read of a warp is a broadcast or 128 contiguous bytes
-//                      (no bank conflicts; vectorized has 2-way conflicts on B); A's transposed
-//                      store is padded (+4 floats per row) against its 2-way store conflicts.
-//   double_buffer      + two shared buffers: the next k tile is loaded from global into registers
-//                      while the current one is computed, then stored to the other buffer; one
-//                      __syncthreads per k tile instead of two, and the loads' latency is hidden.
-//   thread_tile_8x16   + 128 threads of 8 x 16 outputs (128 accumulators) on the same 128 x 128
-//                      tile: 6 LDS.128 per 128 FMAs instead of 4 per 64, still 2 blocks per SM.
-//   cublas             cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line.
+// Variants: the enumerators of `Variant` below, each one step with its reason.
 // The fast kernels (vectorized, warptile, double_buffer) run an unguarded float4 path when
 // M % 128 == N % 128 == 0 and K % 8 == 0, and a guarded path (scalar loads with zero fill, guarded
 // stores) otherwise; thread_tile_8x16 has only the unguarded kernel and runs double_buffer's
@@ -52,26 +28,72 @@
 
 #include <string>
 
+#include "common/variants.hpp"
+
 namespace memlab::lessons::matmul {
 
-enum class Kernel {
+enum class Variant {
+  // One thread per C element, threadIdx.x walks ROWS of C: a warp's 32 loads of A hit 32 rows
+  // (32 sectors per request), B is a broadcast, the C stores are 32 scattered sectors. The
+  // lesson's "what not to do".
   NaiveUncoalesced,
+  // The same with threadIdx.x walking COLUMNS: B loads and C stores are one 128-byte line per
+  // warp, A is a broadcast. Baseline.
   Naive,
+  // Seed 004: a TILE x TILE block loads one tile of A and one of B into shared memory (one element
+  // each), __syncthreads, TILE FMAs from shared memory, __syncthreads, next phase. Global loads
+  // fall by TILE; shared loads remain. TILE = 16 here, 32 in Tiled32.
   Tiled16,
   Tiled32,
+  // 64 x 64 block tile, BK = 8, each thread 8 outputs of one column: one B value from shared
+  // memory is reused for 8 FMAs held in registers.
   Block1d,
+  // 128 x 128 block tile, 8 x 8 outputs per thread: 16 shared loads per 64 FMAs.
   Block2d,
+  // + float4 (16-byte) global loads, A stored transposed in shared memory so that the 8 A values
+  // of a thread are two 16-byte shared loads (as for B).
   Vectorized,
+  // + a warp owns a 32 x 64 sub-tile and each lane 2 x 2 patches of 4 x 4, so every 16-byte
+  // shared read of a warp is a broadcast or 128 contiguous bytes (no bank conflicts; vectorized has
+  // 2-way conflicts on B); A's transposed store is padded (+4 floats per row) against its 2-way
+  // store conflicts.
   Warptile,
+  // + two shared buffers: the next k tile is loaded from global into registers while the current
+  // one is computed, then stored to the other buffer; one __syncthreads per k tile instead of two,
+  // and the loads' latency is hidden.
   DoubleBuffer,
-  ThreadTile8x16
+  // + 128 threads of 8 x 16 outputs (128 accumulators) on the same 128 x 128 tile: 6 LDS.128 per
+  // 128 FMAs instead of 4 per 64, still 2 blocks per SM.
+  ThreadTile8x16,
+  // cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line. Not one of memlab's
+  // kernels: it runs through vendor.hpp, and `launch`/`kernel_info` reject it (std::logic_error).
+  Cublas,
+};
+
+inline constexpr VariantInfo<Variant> kVariants[] = {
+    {Variant::NaiveUncoalesced, "naive_uncoalesced",
+     "one thread per element, lanes walk rows: A loads touch 32 sectors per warp"},
+    {Variant::Naive, "naive", "one thread per element, lanes walk columns: coalesced B and C"},
+    {Variant::Tiled16, "tiled16", "seed 004: 16 x 16 tiles of A and B in shared memory"},
+    {Variant::Tiled32, "tiled32", "seed 004: 32 x 32 tiles of A and B in shared memory"},
+    {Variant::Block1d, "block1d",
+     "64 x 64 block tile, 8 outputs per thread (1D register blocking)"},
+    {Variant::Block2d, "block2d", "128 x 128 block tile, 8 x 8 outputs per thread (2D registers)"},
+    {Variant::Vectorized, "vectorized", "+ float4 global loads, A transposed in shared memory"},
+    {Variant::Warptile, "warptile", "+ warp tiles, conflict-free 16-byte shared reads, padded A"},
+    {Variant::DoubleBuffer, "double_buffer",
+     "+ two shared stages, next tile's loads in flight during compute"},
+    {Variant::ThreadTile8x16, "thread_tile_8x16",
+     "+ 128 threads of 8 x 16 outputs: 6 LDS.128 per 128 FMAs, 2 blocks per SM"},
+    {Variant::Cublas, "cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T"},
 };
 
 // Largest accepted extent of each axis (indices stay in 32-bit integers: 16384^2 < 2^31).
 inline constexpr int kMaxDim = 16384;
 
-// C = A B for row-major A (M x K), B (K x N), C (M x N), enqueued on `stream`.
-void launch(Kernel kernel, const float* A, const float* B, float* C, int M, int N, int K,
+// C = A B for row-major A (M x K), B (K x N), C (M x N), enqueued on `stream` (memlab's kernels;
+// Variant::Cublas runs through vendor.hpp).
+void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
             cudaStream_t stream);
 
 // True when the fast kernels take their unguarded float4 path at this size.
@@ -84,6 +106,6 @@ struct KernelInfo {
   int local_bytes = 0;   // local memory per thread: > 0 means register spills
   int threads = 0;       // threads per block
 };
-KernelInfo kernel_info(Kernel kernel, int M, int N, int K);
+KernelInfo kernel_info(Variant variant, int M, int N, int K);
 
 }  // namespace memlab::lessons::matmul
