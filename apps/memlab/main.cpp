@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   memlab::cli::add_run_command(app, exit_code, command_line);
   memlab::cli::add_model_command(app, exit_code);
   memlab::cli::add_compare_command(app, exit_code);
+  memlab::cli::add_claims_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

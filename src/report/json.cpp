@@ -86,6 +86,10 @@ std::string render_json(const bench::RunReport& report) {
                           {"baseline", r.baseline},
                           {"notes", r.notes}};
     if (!r.check_detail.empty()) rec["check_detail"] = r.check_detail;
+    if (!r.expected_failure.empty()) {
+      rec["expected_failure"] = {{"lesson", r.expected_failure},
+                                 {"observed", r.expected_failure_observed}};
+    }
     if (!r.figures.empty()) {
       nlohmann::json figures = nlohmann::json::object();
       for (const auto& [k, v] : r.figures) figures[k] = v;

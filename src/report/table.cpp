@@ -69,6 +69,13 @@ Cells experiment_cells(const std::vector<const bench::Record*>& records) {
         row.emplace_back("-");
       }
     }
+    if (!r->expected_failure.empty()) {
+      // Broken on purpose: its caught failure is the lesson, not a failure of the run.
+      row.push_back(r->expected_failure_observed ? "expected FAIL" : "race not seen");
+      c.rows.push_back(std::move(row));
+      c.status.push_back(2);
+      continue;
+    }
     row.push_back(r->verified ? "ok" : "FAIL");
     c.rows.push_back(std::move(row));
     c.status.push_back(!r->verified ? 1 : (r->fits_in_l2 && r->bytes > 0 ? 2 : 0));
@@ -149,7 +156,10 @@ std::string render_table(const bench::RunReport& report, bool colour) {
         out += "\n";
         if (!r->extra_text.empty()) out += r->extra_text;
       }
-      if (!r->verified) {
+      if (!r->expected_failure.empty()) {
+        out += fmt::format("  {} {}: {}\n", r->variant, bench::format_point(r->params),
+                           r->notes.empty() ? r->expected_failure : r->notes.front());
+      } else if (!r->verified) {
         out += fmt::format("  {} {}: check failed: {}\n", r->variant, r->seed, r->check_detail);
       }
     }

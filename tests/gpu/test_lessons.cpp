@@ -35,9 +35,12 @@ TEST_P(LessonTest, EveryVariantMatchesTheReferenceAtEveryTestPoint) {
       if (!v.applies_to(p)) continue;
       for (int run = 0; run < 2; ++run) {
         const Check c = verify_variant(*e, *instance, p, v, stream);
+        ++checked;
+        // Broken on purpose (e.g. no barrier): it must run without a CUDA error; whether its
+        // race shows is the lesson's own GPU test's business.
+        if (!v.expected_failure.empty()) continue;
         EXPECT_TRUE(c.ok) << e->name << " " << v.name << " " << p.label() << " run " << run << ": "
                           << c.detail;
-        ++checked;
       }
     }
   }

@@ -75,6 +75,10 @@ struct Variant {
   std::function<std::optional<Prediction>(const Params&)> predict;
   std::function<bool(const Params&)> applies;                      // empty: applies at every point
   std::function<void(Instance&, const Params&, Extras&)> inspect;  // after timing; may be empty
+  // Non-empty: the variant is broken on purpose (e.g. a tiled kernel without its barrier) and
+  // this says what its failed check teaches. Its failure is recorded, not counted: the run does
+  // not exit 1 for it, and it is never timed.
+  std::string expected_failure;
   bool applies_to(const Params& p) const { return !applies || applies(p); }
 };
 
@@ -229,6 +233,11 @@ class ExperimentBuilder {
   // The variant declared last runs only at points where `fn` is true (e.g. cudaMemcpy: op=copy).
   ExperimentBuilder& only_if(std::function<bool(const Params&)> fn) {
     e_.variants.back().applies = std::move(fn);
+    return *this;
+  }
+  // The variant declared last is broken on purpose; `lesson` says what its failed check shows.
+  ExperimentBuilder& expected_failure(std::string lesson) {
+    e_.variants.back().expected_failure = std::move(lesson);
     return *this;
   }
   ExperimentBuilder& baseline(std::string name) {

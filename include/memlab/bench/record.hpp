@@ -31,6 +31,10 @@ struct Record {
   double error = 0;          // relative L2 error, or mismatches for exact checks
   std::string check_detail;  // first mismatches when the check failed
   bool timed = false;
+  // A variant broken on purpose (Variant::expected_failure): what it teaches, and whether the
+  // check caught it this time. Such a record never makes the run fail.
+  std::string expected_failure;
+  bool expected_failure_observed = false;
 
   Stats stats;            // milliseconds
   double bytes = 0;       // useful bytes (each input read once, each output written once)

@@ -96,6 +96,43 @@ class PinnedBuffer {
   std::size_t count_ = 0;
 };
 
+// Managed (unified) memory: cudaMallocManaged; the driver migrates pages on demand.
+template <class T>
+class ManagedBuffer {
+ public:
+  ManagedBuffer() = default;
+  explicit ManagedBuffer(std::size_t count) : count_(count) {
+    if (count_ > 0) {
+      MEMLAB_CUDA_CHECK(cudaMallocManaged(reinterpret_cast<void**>(&ptr_), bytes()));
+    }
+  }
+  ~ManagedBuffer() { reset(); }
+  ManagedBuffer(const ManagedBuffer&) = delete;
+  ManagedBuffer& operator=(const ManagedBuffer&) = delete;
+  ManagedBuffer(ManagedBuffer&& other) noexcept
+      : ptr_(std::exchange(other.ptr_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  ManagedBuffer& operator=(ManagedBuffer&& other) noexcept {
+    if (this != &other) {
+      reset();
+      ptr_ = std::exchange(other.ptr_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+  T* get() const noexcept { return ptr_; }
+  std::size_t size() const noexcept { return count_; }
+  std::size_t bytes() const noexcept { return count_ * sizeof(T); }
+
+ private:
+  void reset() noexcept {
+    if (ptr_ != nullptr) cudaFree(ptr_);
+    ptr_ = nullptr;
+    count_ = 0;
+  }
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+};
+
 // Pins an existing host range for its lifetime (cudaHostRegister / cudaHostUnregister).
 class HostRegistration {
  public:

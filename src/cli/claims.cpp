@@ -1,0 +1,142 @@
+// `memlab claims`: every quantitative claim of the course material, its test and its verdict.
+// --from RUN.json evaluates an existing run; otherwise the needed measurements run here (exit 3
+// and the plan without a GPU).
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "memlab/bench/experiment.hpp"
+#include "memlab/bench/runner.hpp"
+#include "memlab/claims/claims.hpp"
+#include "memlab/cli/commands.hpp"
+#include "memlab/common/error.hpp"
+#include "memlab/cuda/device.hpp"
+#include "memlab/report/report.hpp"
+#include "memlab/version.hpp"
+
+namespace memlab::cli {
+namespace {
+
+struct ClaimsArgs {
+  std::string json;
+  std::string from;
+  std::string run_json;
+};
+
+// One plan per experiment: the union of the claims' variants and axis values.
+std::vector<bench::Plan> claim_plans() {
+  std::map<std::string,
+           std::pair<std::set<std::string>, std::map<std::string, std::set<std::string>>>>
+      merged;
+  for (const auto& c : claims::all()) {
+    for (const auto& n : c.needs) {
+      auto& [vars, axes] = merged[n.experiment];
+      vars.insert(n.variants.begin(), n.variants.end());
+      for (const auto& [k, v] : n.axes) axes[k].insert(v.begin(), v.end());
+    }
+  }
+  std::vector<bench::Plan> plans;
+  for (const auto& [name, m] : merged) {
+    const bench::Experiment* e = bench::find_experiment(name);
+    if (e == nullptr) continue;  // a lesson this build does not have: its claims show "no record"
+    bench::Plan p;
+    p.experiment = e;
+    for (const auto& v : e->variants) {
+      if (m.first.count(v.name) != 0) p.variants.push_back(&v);
+    }
+    std::map<std::string, std::vector<std::string>> overrides;
+    for (const auto& [k, vals] : m.second) overrides[k].assign(vals.begin(), vals.end());
+    p.points = bench::expand_axes(e->axes, overrides, false);
+    plans.push_back(std::move(p));
+  }
+  return plans;
+}
+
+nlohmann::json read_run(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw UsageError(fmt::format("--from: cannot open '{}'", path));
+  try {
+    nlohmann::json j = nlohmann::json::parse(f);
+    if (!j.contains("records")) throw UsageError(fmt::format("--from: '{}' has no records", path));
+    return j;
+  } catch (const nlohmann::json::parse_error&) {
+    throw UsageError(fmt::format("--from: '{}' is not JSON", path));
+  }
+}
+
+nlohmann::json measure(const ClaimsArgs& a, int& exit_code) {
+  const std::vector<bench::Plan> plans = claim_plans();
+  std::string why;
+  if (device_count_or_zero(&why) == 0) {
+    std::cerr << "memlab: no CUDA device (" << why << "); showing the claims and the plan only\n";
+    std::cout << claims::render_plan();
+    exit_code = kExitCuda;
+    return nullptr;
+  }
+  const DeviceInfo device = query_device(0);
+  bench::RunOptions options;
+  options.seed = 20261130;
+  options.measure.budget_s = 0.1;
+  bench::RunReport report;
+  report.context.device = device;
+  report.context.tool_version = kVersion;
+  report.context.git_commit = kGitCommit;
+  report.context.seed = options.seed;
+  report.context.command_line = "memlab claims";
+  bench::Runner runner(device, options);
+  report.memcpy_d2d = runner.measure_memcpy_ceiling(std::size_t{256} << 20);
+  for (const auto& p : plans) {
+    std::cerr << "[memlab claims] " << p.experiment->name << "\n";
+    for (auto& r : runner.run(p)) report.records.push_back(std::move(r));
+  }
+  if (runner.any_failed()) exit_code = kExitVerificationFailed;
+  const std::string text = report::render_json(report);
+  if (!a.run_json.empty()) {
+    std::ofstream f(a.run_json);
+    f << text;
+    if (!f) throw UsageError(fmt::format("--run-json: cannot write '{}'", a.run_json));
+  }
+  return nlohmann::json::parse(text);
+}
+
+int claims_command(const ClaimsArgs& a) {
+  int exit_code = kExitOk;
+  const nlohmann::json run = a.from.empty() ? measure(a, exit_code) : read_run(a.from);
+  if (run.is_null()) return exit_code;
+  const auto results = claims::evaluate(run);
+  std::vector<std::pair<double, double>> points;
+  for (const auto& r : run.at("records")) {
+    if (r.value("experiment", "") == "hierarchy" && r.value("variant", "") == "chase_ca" &&
+        r.contains("figures") && r["figures"].contains("cycles_per_load")) {
+      points.emplace_back(std::stod(r["params"]["ws"].get<std::string>()),
+                          r["figures"]["cycles_per_load"].get<double>());
+    }
+  }
+  const auto levels = claims::detect_levels(points);
+  const nlohmann::json ctx = run.contains("context") ? run["context"] : nlohmann::json::object();
+  std::cout << claims::render_table(results, levels, ctx);
+  if (!a.json.empty()) {
+    std::ofstream f(a.json);
+    f << claims::to_json(results, levels).dump(2) << "\n";
+    if (!f) throw UsageError(fmt::format("--json: cannot write '{}'", a.json));
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+void add_claims_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<ClaimsArgs>();
+  auto* cmd = app.add_subcommand(
+      "claims", "Check every quantitative claim of the course material on this GPU");
+  cmd->add_option("--json", args->json, "Write the verdicts as JSON to this file");
+  cmd->add_option("--from", args->from, "Evaluate an existing run (memlab run --json) instead");
+  cmd->add_option("--run-json", args->run_json, "Also write the measured run as JSON here");
+  cmd->callback([args, &exit_code] { exit_code = claims_command(*args); });
+}
+
+}  // namespace memlab::cli
