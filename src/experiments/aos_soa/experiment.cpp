@@ -119,6 +119,15 @@ bench::Experiment make() {
         for (auto& o : st.out) o.fill_bytes(0xFF, s);
       })
       .check(check);
+  // For learners' kernels (memlab exercise): the AoS and SoA copies of the particles.
+  b.kernel_args([](State& st, const Params&) {
+    return std::vector<bench::KernelArg>{
+        bench::kernel_arg("in_aos", "const float*", st.in[0].get(), st.in[0].bytes()),
+        bench::kernel_arg("out_aos", "float*", st.out[0].get(), st.out[0].bytes()),
+        bench::kernel_arg("in_soa", "const float*", st.in[1].get(), st.in[1].bytes()),
+        bench::kernel_arg("out_soa", "float*", st.out[1].get(), st.out[1].bytes()),
+        bench::kernel_arg("n", "int", static_cast<int>(st.n))};
+  });
   add(b, "aos", "array of structures, one 4-byte access per field");
   add(b, "aos_f4", "array of structures, two 16-byte accesses per particle");
   add(b, "soa", "structure of arrays, coalesced 4-byte accesses");

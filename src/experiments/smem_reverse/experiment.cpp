@@ -68,6 +68,13 @@ bench::Experiment make() {
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
       .check(check);
+  // For learners' kernels (memlab exercise): the point's buffers and size.
+  b.kernel_args([](State& st, const Params&) {
+    return std::vector<bench::KernelArg>{
+        bench::kernel_arg("in", "const float*", st.in.get(), st.in.bytes()),
+        bench::kernel_arg("out", "float*", st.out.get(), st.out.bytes()),
+        bench::kernel_arg("n", "int", static_cast<int>(st.n))};
+  });
   add(b, "global", "out[n-1-i] = in[i], no shared memory (descending writes are coalesced)");
   add(b, "static_smem", "1024-float static __shared__ segment per block, 1024 threads");
   add(b, "dynamic_smem", "16 KiB extern __shared__ segment sized at launch, 256 threads x 16");
