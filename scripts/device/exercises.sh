@@ -26,7 +26,7 @@ for name in $("$BUILD/memlab" exercise list | awk 'NF >= 3 && $1 != "" && substr
 done
 echo "]" >> "$OUT/exercises.json"
 if [ -x "$BUILD/memlab_gpu_tests" ]; then
-  "$BUILD/memlab_gpu_tests" --gtest_filter='*Exercise*:-*SolutionPasses*' \
+  MEMLAB_EXERCISE_WORKER="$(cd "$BUILD" && pwd)/memlab" "$BUILD/memlab_gpu_tests" --gtest_filter='*Exercise*:-*SolutionPasses*' \
     > "$OUT/gpu_tests.txt" 2>&1 || status=1
   tail -5 "$OUT/gpu_tests.txt"
 fi

@@ -3,6 +3,8 @@
 // out-of-bounds write is reported and the next check in the same process succeeds.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "gpu_test.hpp"
 #include "memlab/exercise/engine.hpp"
 
@@ -13,7 +15,9 @@ using memlab::gpu_test::have_device;
 
 CheckOptions options(bool measure = true) {
   CheckOptions o;
-  o.worker = MEMLAB_BINARY;
+  // The memlab binary to re-execute as the worker; on the device machine the build path differs.
+  const char* env = std::getenv("MEMLAB_EXERCISE_WORKER");
+  o.worker = env != nullptr ? env : MEMLAB_BINARY;
   o.measure = measure;
   o.kernel_timeout_s = 3;
   return o;
