@@ -54,6 +54,7 @@ class Events {
 std::string explain(cudaError_t code) {
   switch (code) {
     case cudaErrorIllegalAddress:
+    case cudaErrorInvalidAddressSpace:  // what a write far outside every buffer gives on the H200
       return "an illegal memory access: the kernel read or wrote outside its buffers (check the "
              "bounds test of every access, e.g. for the last partial block)";
     case cudaErrorMisalignedAddress:
