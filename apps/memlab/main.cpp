@@ -6,9 +6,14 @@
 #include "memlab/cli/model_command.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/check.hpp"
+#include "memlab/exercise/engine.hpp"
 #include "memlab/version.hpp"
 
 int main(int argc, char** argv) {
+  // The exercise engine's worker process (hidden; started by `memlab exercise check`).
+  if (argc >= 2 && std::string(argv[1]) == "exercise-worker") {
+    return memlab::exercise::worker_main(argc, argv);
+  }
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
 
@@ -23,6 +28,7 @@ int main(int argc, char** argv) {
   memlab::cli::add_model_command(app, exit_code);
   memlab::cli::add_compare_command(app, exit_code);
   memlab::cli::add_claims_command(app, exit_code);
+  memlab::cli::add_exercise_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -14,10 +14,12 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -59,6 +61,27 @@ struct Extras {
   std::string json;  // must be a valid JSON value when not empty
 };
 
+// One value a kernel may take as an argument, as the lesson exposes it for learners' kernels (the
+// exercise engine, src/exercise/): a name ("in", "n"), a C++ type ("const float*", "int") and the
+// value's bytes; for a device buffer also its size in bytes (to zero it or copy it into a
+// __constant__ symbol). The lesson only lists what it already holds; it knows nothing of exercises.
+struct KernelArg {
+  std::string name;
+  std::string type;
+  std::vector<unsigned char> value;
+  std::size_t buffer_bytes = 0;  // > 0 for device pointers
+};
+
+template <class T>
+KernelArg kernel_arg(std::string name, std::string type, const T& value,
+                     std::size_t buffer_bytes = 0) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  KernelArg a{std::move(name), std::move(type), std::vector<unsigned char>(sizeof(T)),
+              buffer_bytes};
+  std::memcpy(a.value.data(), &value, sizeof(T));
+  return a;
+}
+
 // Type-erased state of one axis point (buffers, reference result).
 struct Instance {
   virtual ~Instance() = default;
@@ -99,6 +122,9 @@ struct Experiment {
   std::function<std::unique_ptr<Instance>(const Params&, std::uint64_t seed)> setup;
   std::function<void(Instance&, const Params&, cudaStream_t)> poison;
   std::function<Check(Instance&, const Params&, const std::string& variant)> check;
+  // Optional: the point's buffers and sizes as kernel arguments (see KernelArg); empty when the
+  // lesson offers none. Used only by front ends (the exercise engine), never by the runner.
+  std::function<std::vector<KernelArg>(Instance&, const Params&)> kernel_args;
 
   const Variant* find_variant(const std::string& variant) const;
 };
@@ -197,6 +223,10 @@ class ExperimentBuilder {
     e_.check = [fn = std::move(fn)](Instance& i, const Params& p, const std::string& v) {
       return fn(get(i), p, v);
     };
+    return *this;
+  }
+  ExperimentBuilder& kernel_args(std::function<std::vector<KernelArg>(State&, const Params&)> fn) {
+    e_.kernel_args = [fn = std::move(fn)](Instance& i, const Params& p) { return fn(get(i), p); };
     return *this;
   }
   ExperimentBuilder& variant(std::string name, std::string description,

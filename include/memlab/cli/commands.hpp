@@ -15,5 +15,6 @@ void add_list_command(CLI::App& app, int& exit_code);
 void add_run_command(CLI::App& app, int& exit_code, const std::string& command_line);
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_claims_command(CLI::App& app, int& exit_code);
+void add_exercise_command(CLI::App& app, int& exit_code);
 
 }  // namespace memlab::cli

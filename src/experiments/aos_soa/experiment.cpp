@@ -105,6 +105,15 @@ bench::Experiment make() {
         for (auto& o : st.out) o.fill_bytes(0xFF, s);
       })
       .check(check);
+  // For learners' kernels (memlab exercise): the AoS and SoA copies of the particles.
+  b.kernel_args([](State& st, const Params&) {
+    return std::vector<bench::KernelArg>{
+        bench::kernel_arg("in_aos", "const float*", st.in[0].get(), st.in[0].bytes()),
+        bench::kernel_arg("out_aos", "float*", st.out[0].get(), st.out[0].bytes()),
+        bench::kernel_arg("in_soa", "const float*", st.in[1].get(), st.in[1].bytes()),
+        bench::kernel_arg("out_soa", "float*", st.out[1].get(), st.out[1].bytes()),
+        bench::kernel_arg("n", "int", static_cast<int>(st.n))};
+  });
   for (const VariantInfo<Variant>& v : kVariants) {
     const Variant id = v.id;
     const Layout layout = layout_of(id);

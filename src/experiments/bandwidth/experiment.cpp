@@ -110,6 +110,15 @@ bench::Experiment make() {
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.c.fill_bytes(0xFF, s); })
       .check(check);
+  // For learners' kernels (memlab exercise): the point's arrays, length and scalar.
+  b.kernel_args([](State& st, const Params&) {
+    return std::vector<bench::KernelArg>{
+        bench::kernel_arg("a", "const float*", st.a.get(), st.a.bytes()),
+        bench::kernel_arg("b", "const float*", st.b.get(), st.b.bytes()),
+        bench::kernel_arg("c", "float*", st.c.get(), st.c.bytes()),
+        bench::kernel_arg("n", "int", static_cast<int>(st.n)),
+        bench::kernel_arg("s", "float", st.args().s)};
+  });
   for (const VariantInfo<Variant>& v : kVariants) {
     const Variant id = v.id;
     b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {

@@ -172,6 +172,14 @@ bench::Experiment make() {
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
       .check(check);
+  // For learners' kernels (memlab exercise): input, mask (global copy), output, sizes.
+  b.kernel_args([](State& st, const Params&) {
+    return std::vector<bench::KernelArg>{
+        bench::kernel_arg("in", "const float*", st.in.get(), st.in.bytes()),
+        bench::kernel_arg("mask", "const float*", st.mask.get(), st.mask.bytes()),
+        bench::kernel_arg("out", "float*", st.out.get(), st.out.bytes()),
+        bench::kernel_arg("n", "int", static_cast<int>(st.n)), bench::kernel_arg("k", "int", st.k)};
+  });
   for (const VariantInfo<Variant>& v : kVariants) {
     const Variant id = v.id;
     b.variant(v.name, v.description,

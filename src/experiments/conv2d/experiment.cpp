@@ -243,6 +243,16 @@ bench::Experiment make() {
         st.tmp.fill_bytes(0xFF, s);
       })
       .check(check);
+  // For learners' kernels (memlab exercise): image, mask (global copy, K x K), output, sizes.
+  b.kernel_args([](State& st, const Params&) {
+    return std::vector<bench::KernelArg>{
+        bench::kernel_arg("in", "const float*", st.in.get(), st.in.bytes()),
+        bench::kernel_arg("mask", "const float*", st.mask.get(), st.mask.bytes()),
+        bench::kernel_arg("out", "float*", st.out.get(), st.out.bytes()),
+        bench::kernel_arg("height", "int", st.height),
+        bench::kernel_arg("width", "int", st.width),
+        bench::kernel_arg("k", "int", st.k)};
+  });
   for (const VariantInfo<Variant>& v : kVariants) add(b, v);
   b.baseline(variant_name(kVariants, Variant::Naive));
   return b.build();

@@ -176,6 +176,13 @@ bench::Experiment make_text() {
     const auto want = letter_counts(st.want);
     return check_bins(read_bins(st.bins, kLetterBins), want.data(), st.in_range_letters);
   });
+  // For learners' kernels (memlab exercise): the bytes, their count and the 7 counters.
+  b.kernel_args([](ByteState& st, const Params&) {
+    return std::vector<bench::KernelArg>{
+        bench::kernel_arg("in", "const unsigned char*", st.in.get(), st.in.bytes()),
+        bench::kernel_arg("n", "int", static_cast<int>(st.n)),
+        bench::kernel_arg("bins", "unsigned int*", st.bins.get(), kLetterBins * sizeof(unsigned))};
+  });
   for (const VariantInfo<TextVariant>& v : kTextVariants) {
     const TextVariant id = v.id;
     b.variant(v.name, v.description, [id](ByteState& st, const Params&, cudaStream_t s) {

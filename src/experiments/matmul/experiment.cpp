@@ -235,6 +235,16 @@ bench::Experiment make() {
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.c.fill_bytes(0xFF, s); })
       .check(check);
+  // For learners' kernels (memlab exercise): C = A B, row-major, and the sizes.
+  b.kernel_args([](State& st, const Params&) {
+    return std::vector<bench::KernelArg>{
+        bench::kernel_arg("a", "const float*", st.a.get(), st.a.bytes()),
+        bench::kernel_arg("b", "const float*", st.b.get(), st.b.bytes()),
+        bench::kernel_arg("c", "float*", st.c.get(), st.c.bytes()),
+        bench::kernel_arg("m", "int", st.m),
+        bench::kernel_arg("n", "int", st.n),
+        bench::kernel_arg("k", "int", st.k)};
+  });
   int index = 0;  // the variant's event ring
   for (const VariantInfo<Variant>& v : kVariants) {
     const Variant id = v.id;

@@ -62,6 +62,13 @@ bench::Experiment make() {
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
       .check(check);
+  // For learners' kernels (memlab exercise): the point's buffers and size.
+  b.kernel_args([](State& st, const Params&) {
+    return std::vector<bench::KernelArg>{
+        bench::kernel_arg("in", "const float*", st.in.get(), st.in.bytes()),
+        bench::kernel_arg("out", "float*", st.out.get(), st.out.bytes()),
+        bench::kernel_arg("n", "int", static_cast<int>(st.n))};
+  });
   for (const VariantInfo<Variant>& v : kVariants) {
     const Variant id = v.id;
     b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {

@@ -117,6 +117,13 @@ bench::Experiment make() {
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
       .check(check);
+  // For learners' kernels (memlab exercise): the point's buffers and sizes.
+  b.kernel_args([](State& st, const Params&) {
+    return std::vector<bench::KernelArg>{
+        bench::kernel_arg("in", "const float*", st.in.get(), st.in.bytes()),
+        bench::kernel_arg("out", "float*", st.out.get(), st.out.bytes()),
+        bench::kernel_arg("rows", "int", st.rows), bench::kernel_arg("cols", "int", st.cols)};
+  });
   for (const VariantInfo<Variant>& v : kVariants) {
     const Variant id = v.id;
     b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {

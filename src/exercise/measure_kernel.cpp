@@ -1,0 +1,269 @@
+#include "exercise/measure_kernel.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "exercise/nvrtc.hpp"
+#include "memlab/bench/measure.hpp"
+#include "memlab/bench/runner.hpp"
+#include "memlab/common/error.hpp"
+#include "memlab/cuda/check.hpp"
+#include "memlab/cuda/event.hpp"
+
+namespace memlab::exercise {
+namespace {
+
+using nlohmann::json;
+
+// The kernel's arguments at one point, in the signature's order, plus the buffers to zero.
+struct Bound {
+  std::vector<bench::KernelArg> args;
+  std::vector<void*> pointers;
+  std::vector<std::pair<void*, std::size_t>> zero;
+};
+
+Bound bind(const LearnerKernel& k, const Exercise& e, const bench::Experiment& x,
+           bench::Instance& inst, const bench::Params& p, cudaStream_t stream) {
+  const std::vector<bench::KernelArg> offered = x.kernel_args(inst, p);
+  auto find = [&](const std::string& name) -> const bench::KernelArg& {
+    for (const auto& a : offered) {
+      if (a.name == name) return a;
+    }
+    throw UsageError(fmt::format("lesson {} offers no kernel argument {}", x.name, name));
+  };
+  Bound b;
+  for (const json& param : e.spec.at("kernel").at("params")) {
+    const bench::KernelArg& a = find(param.value("from", param.at("name").get<std::string>()));
+    if (a.type != param.at("type").get<std::string>()) {
+      throw UsageError(fmt::format("kernel parameter {}: type {}, the lesson gives {}",
+                                   param.at("name").get<std::string>(),
+                                   param.at("type").get<std::string>(), a.type));
+    }
+    b.args.push_back(a);
+  }
+  for (auto& a : b.args) b.pointers.push_back(a.value.data());
+  for (const json& z : e.spec.value("zero", json::array())) {
+    const bench::KernelArg& a = find(z.get<std::string>());
+    void* ptr = nullptr;
+    std::memcpy(&ptr, a.value.data(), sizeof ptr);
+    b.zero.emplace_back(ptr, a.buffer_bytes);
+  }
+  for (const json& c : e.spec.value("constants", json::array())) {
+    const std::string symbol = c.at("symbol").get<std::string>();
+    const bench::KernelArg& a = find(c.at("from").get<std::string>());
+    void* dst = nullptr;
+    std::size_t bytes = 0;
+    if (cudaLibraryGetGlobal(&dst, &bytes, k.library, symbol.c_str()) != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw LearnerError("wrong_result",
+                         fmt::format("your file defines no __constant__ {} (the exercise copies "
+                                     "the mask there before each launch)",
+                                     symbol));
+    }
+    if (bytes < a.buffer_bytes) {
+      throw LearnerError("wrong_result", fmt::format("__constant__ {} holds {} bytes, the mask "
+                                                     "needs {} at this point",
+                                                     symbol, bytes, a.buffer_bytes));
+    }
+    const void* src = nullptr;
+    std::memcpy(&src, a.value.data(), sizeof src);
+    MEMLAB_CUDA_CHECK(cudaMemcpyAsync(dst, src, a.buffer_bytes, cudaMemcpyDeviceToDevice, stream));
+  }
+  return b;
+}
+
+void enqueue(const LearnerKernel& k, Bound& b, const Launch& l, cudaStream_t stream) {
+  for (const auto& [ptr, bytes] : b.zero) MEMLAB_CUDA_CHECK(cudaMemsetAsync(ptr, 0, bytes, stream));
+  const dim3 grid(static_cast<unsigned>(l.grid[0]), static_cast<unsigned>(l.grid[1]),
+                  static_cast<unsigned>(l.grid[2]));
+  const dim3 block(static_cast<unsigned>(l.block[0]), static_cast<unsigned>(l.block[1]),
+                   static_cast<unsigned>(l.block[2]));
+  MEMLAB_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(k.kernel), grid, block,
+                                     b.pointers.data(), static_cast<std::size_t>(l.shared_bytes),
+                                     stream));
+}
+
+void check_launch_fits(const LearnerKernel& k, const Launch& l) {
+  const std::int64_t threads = l.block[0] * l.block[1] * l.block[2];
+  if (threads > k.attr.maxThreadsPerBlock) {
+    throw LearnerError("launch_error",
+                       fmt::format("the exercise launches {} threads per block, your kernel can "
+                                   "run at most {} ({} registers per thread; drop "
+                                   "__launch_bounds__ or use fewer registers)",
+                                   threads, k.attr.maxThreadsPerBlock, k.attr.numRegs));
+  }
+  if (l.shared_bytes > 48 * 1024) {
+    MEMLAB_CUDA_CHECK(cudaKernelSetAttributeForDevice(k.kernel,
+                                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                      static_cast<int>(l.shared_bytes), 0));
+  }
+}
+
+double median_of(const json& rec) {
+  return rec.value("median_ms", 0.0);
+}
+
+}  // namespace
+
+LearnerKernel load_learner_kernel(const Exercise& e, const std::string& source,
+                                  const std::string& file_name, const DeviceInfo& device) {
+  std::string arch = fmt::format("sm_{}{}", device.cc_major, device.cc_minor);
+  Compiled c = nvrtc_compile(source, file_name, e.kernel_expr(), arch);
+  if (!c.ok && c.diagnostics.empty()) {  // this NVRTC does not know the GPU: PTX, JIT by driver
+    arch = "compute_90";
+    c = nvrtc_compile(source, file_name, e.kernel_expr(), arch);
+  }
+  if (!c.ok) throw LearnerError("compile_error", c.log);
+  LearnerKernel k;
+  MEMLAB_CUDA_CHECK(
+      cudaLibraryLoadData(&k.library, c.image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  MEMLAB_CUDA_CHECK(cudaLibraryGetKernel(&k.kernel, k.library, c.lowered_name.c_str()));
+  MEMLAB_CUDA_CHECK(cudaFuncGetAttributes(&k.attr, reinterpret_cast<const void*>(k.kernel)));
+  k.info = {{"arch", arch},
+            {"registers", k.attr.numRegs},
+            {"static_shared_bytes", k.attr.sharedSizeBytes},
+            {"local_bytes", k.attr.localSizeBytes},
+            {"max_threads_per_block", k.attr.maxThreadsPerBlock}};
+  return k;
+}
+
+void launch_learner(const LearnerKernel& k, const Exercise& e, const bench::Experiment& x,
+                    bench::Instance& inst, const PlannedPoint& pp, cudaStream_t stream,
+                    double deadline_s, bool poison) {
+  check_launch_fits(k, pp.launch);
+  if (poison) x.poison(inst, pp.params, stream);
+  Bound b = bind(k, e, x, inst, pp.params, stream);
+  enqueue(k, b, pp.launch, stream);
+  Event done;
+  MEMLAB_CUDA_CHECK(cudaEventRecord(done.get(), stream));
+  const auto t0 = std::chrono::steady_clock::now();
+  for (;;) {
+    const cudaError_t q = cudaEventQuery(done.get());
+    if (q == cudaSuccess) break;
+    if (q != cudaErrorNotReady) MEMLAB_CUDA_CHECK(q);
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > deadline_s) {
+      throw LearnerError("timeout", "");
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+json measure_learner(const Exercise& e, const bench::Experiment& x, const LearnerKernel& k,
+                     const PlannedPoint& pp, const DeviceInfo& device, cudaStream_t stream,
+                     std::uint64_t seed, double deadline_s,
+                     const std::function<void(const std::string&)>& phase) {
+  const bench::Params& p = pp.params;
+  bench::RunOptions ro;
+  ro.seed = seed;
+  ro.measure.noise = 0.01;
+  ro.measure.budget_s = 0.25;
+  ro.measure.max_samples = 200;
+  phase("measuring cudaMemcpy and the lesson's variants at " + p.label());
+  bench::Runner runner(device, ro);
+  const bench::Ceiling ceiling = runner.measure_memcpy_ceiling(std::size_t{256} << 20);
+  bench::Plan plan;
+  plan.experiment = &x;
+  plan.points = {p};
+  const json compare = e.spec.value("compare", json::array());
+  for (const bench::Variant& v : x.variants) {
+    bool wanted = compare.empty();
+    for (const json& c : compare) wanted = wanted || c.get<std::string>() == v.name;
+    if (wanted) plan.variants.push_back(&v);
+  }
+  const std::vector<bench::Record> records = runner.run(plan);
+
+  phase("verifying and measuring your kernel at " + p.label());
+  auto inst = x.setup(p, bench::point_seed(seed, x.name, p));
+  launch_learner(k, e, x, *inst, pp, stream, deadline_s, true);
+  const std::string check_as = e.spec.at("check_as").get<std::string>();
+  const bench::Check c = x.check(*inst, p, check_as);
+  json m = {{"point", p.label()}, {"launch", launch_json(pp.launch)}, {"verified", c.ok}};
+  if (!c.ok) {
+    m["detail"] = c.detail;
+    return m;
+  }
+  Bound b = bind(k, e, x, *inst, p, stream);
+  bench::MeasureOptions mo = ro.measure;
+  mo.flush_l2 = x.flush_l2;
+  bench::L2Flusher flusher(static_cast<std::size_t>(device.l2_bytes));
+  const bench::Stats s = bench::measure([&](cudaStream_t st) { enqueue(k, b, pp.launch, st); },
+                                        stream, mo, mo.flush_l2 ? &flusher : nullptr);
+  const bench::Variant* as = x.find_variant(check_as);
+  const double bytes = as->bytes ? as->bytes(p) : (x.bytes ? x.bytes(p) : 0.0);
+  const double flops = as->flops ? as->flops(p) : (x.flops ? x.flops(p) : 0.0);
+  auto figures = [&](double median_ms) {
+    json f = {{"median_ms", median_ms}};
+    if (bytes > 0) {
+      f["gbps"] = bytes / (median_ms * 1e-3) / 1e9;
+      f["pct_memcpy"] = 100.0 * f["gbps"].get<double>() / ceiling.gbps;
+    }
+    if (flops > 0) f["tflops"] = flops / (median_ms * 1e-3) / 1e12;
+    return f;
+  };
+  json yours = figures(s.median);
+  yours["samples"] = s.samples;
+  yours["cv"] = s.relative_stdev();
+  json variants = json::array();
+  const json* best = nullptr;
+  for (const bench::Record& r : records) {
+    json v = figures(r.timed ? r.stats.median : 0.0);
+    v["variant"] = r.variant;
+    v["description"] = r.description;
+    v["verified"] = r.verified;
+    v["timed"] = r.timed;
+    if (r.prediction) v["predicted_ms"] = r.prediction->predicted_ms;
+    variants.push_back(v);
+  }
+  for (const json& v : variants) {
+    if (v.value("timed", false) && (best == nullptr || median_of(v) < median_of(*best))) best = &v;
+  }
+  auto variant_ms = [&](const std::string& name) {
+    for (const json& v : variants) {
+      if (v["variant"] == name && v.value("timed", false)) return median_of(v);
+    }
+    return 0.0;
+  };
+  const double naive_ms = variant_ms(e.spec.at("naive").get<std::string>());
+  if (naive_ms > 0) yours["speedup_over_naive"] = naive_ms / s.median;
+  m["yours"] = yours;
+  m["variants"] = variants;
+  m["memcpy_gbps"] = ceiling.gbps;
+  m["naive"] = e.spec.at("naive");
+  if (best != nullptr) m["best"] = *best;
+  if (as->predict) {
+    if (auto pred = as->predict(p)) {
+      double ms = bench::predicted_time_ms(*pred, ceiling.gbps, device.peak_fp32_flops());
+      if (pred->slowdown > 0) ms = pred->slowdown * variant_ms(x.baseline);
+      m["prediction"] = {{"model", pred->model},
+                         {"predicted_ms", ms},
+                         {"measured_over_predicted", ms > 0 ? s.median / ms : 0.0}};
+    }
+  }
+  const json& t = e.spec.at("target");
+  const std::string kind = t.at("kind").get<std::string>();
+  const double want = t.at("value").get<double>();
+  double got = 0;
+  std::string text;
+  if (kind == "pct_memcpy") {
+    got = yours.value("pct_memcpy", 0.0);
+    text = fmt::format("{:.1f}% of cudaMemcpy (target: at least {:g}%)", got, want);
+  } else {
+    const std::string v = t.at("variant").get<std::string>();
+    const double vm = variant_ms(v);
+    got = vm > 0 ? vm / s.median : 0.0;
+    text = fmt::format("{:.2f}x the lesson's {} (target: at least {:g}x)", got, v, want);
+  }
+  const bool met = got >= want;
+  m["target"] = {{"kind", kind},
+                 {"value", want},
+                 {"achieved", got},
+                 {"met", met},
+                 {"summary", (met ? "target met: " : "target missed: ") + text},
+                 {"text", t.at("text")}};
+  return m;
+}
+
+}  // namespace memlab::exercise

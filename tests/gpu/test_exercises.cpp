@@ -1,0 +1,92 @@
+// The exercise engine on a GPU: every reference solution passes its check and meets its target,
+// every starter fails as its exercise says, an endless loop is stopped at the limit, an
+// out-of-bounds write is reported and the next check in the same process succeeds.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "gpu_test.hpp"
+#include "memlab/exercise/engine.hpp"
+
+namespace memlab::exercise {
+namespace {
+
+using memlab::gpu_test::have_device;
+
+CheckOptions options(bool measure = true) {
+  CheckOptions o;
+  // The memlab binary to re-execute as the worker; on the device machine the build path differs.
+  const char* env = std::getenv("MEMLAB_EXERCISE_WORKER");
+  o.worker = env != nullptr ? env : MEMLAB_BINARY;
+  o.measure = measure;
+  o.kernel_timeout_s = 3;
+  return o;
+}
+
+class ExerciseGpu : public testing::TestWithParam<std::string> {};
+
+TEST_P(ExerciseGpu, SolutionPassesAndMeetsItsTarget) {
+  if (!have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  const Exercise& e = get(GetParam());
+  const CheckResult r = check(e.name, e.solution, options());
+  EXPECT_EQ(r.exit_code, 0) << render_check(r.json);
+  EXPECT_EQ(r.json.value("status", ""), "passed") << render_check(r.json);
+  std::printf("%s", render_check(r.json).c_str());
+}
+
+TEST_P(ExerciseGpu, StarterFailsAsItShould) {
+  if (!have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  const Exercise& e = get(GetParam());
+  const std::string want = e.spec.at("starter_fails");
+  const CheckResult r = check(e.name, e.starter, options(want == "target_missed"));
+  EXPECT_EQ(r.exit_code, 1) << render_check(r.json);
+  EXPECT_EQ(r.json.value("status", ""), want) << render_check(r.json);
+}
+
+std::vector<std::string> names() {
+  std::vector<std::string> n;
+  for (const Exercise& e : catalogue()) n.push_back(e.name);
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ExerciseGpu, testing::ValuesIn(names()),
+                         [](const testing::TestParamInfo<std::string>& p) { return p.param; });
+
+TEST(ExerciseGpuSafety, EndlessLoopIsStoppedAndReported) {
+  if (!have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  const std::string src = R"(
+__global__ void reverse_static(const float* in, float* out, int n) {
+  // Inputs are in [-1, 1]: this volatile global read never sees 2 (a volatile local loop was
+  // removed by NVRTC in the first H200 run).
+  const volatile float* p = in;
+  while (p[0] < 2.0f) { }
+  out[0] = p[0] + n;
+}
+)";
+  const CheckResult r = check("smem_reverse_static", src, options());
+  EXPECT_EQ(r.exit_code, 1) << render_check(r.json);
+  EXPECT_EQ(r.json.value("status", ""), "timeout") << render_check(r.json);
+  EXPECT_LT(r.json["worker"].value("wall_s", 1e9), 60.0);
+}
+
+TEST(ExerciseGpuSafety, OutOfBoundsWriteIsReportedAndTheNextCheckSucceeds) {
+  if (!have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  const std::string src = R"(
+__global__ void reverse_static(const float* in, float* out, int n) {
+  out[(size_t)(blockIdx.x * 1024 + threadIdx.x) * 1048576] = in[0];
+}
+)";
+  const CheckResult bad = check("smem_reverse_static", src, options(false));
+  EXPECT_EQ(bad.exit_code, 1) << render_check(bad.json);
+  EXPECT_EQ(bad.json.value("status", ""), "cuda_error") << render_check(bad.json);
+  EXPECT_NE(bad.json.value("message", "").find("illegal"), std::string::npos)
+      << render_check(bad.json);
+  const Exercise& e = get("smem_reverse_static");
+  for (int i = 0; i < 3; ++i) {  // the GPU is usable again, several times in a row
+    const CheckResult good = check(e.name, e.solution, options(false));
+    EXPECT_EQ(good.exit_code, 0) << render_check(good.json);
+  }
+}
+
+}  // namespace
+}  // namespace memlab::exercise

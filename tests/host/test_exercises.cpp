@@ -1,0 +1,148 @@
+// The exercise catalogue and the compile path, without a GPU: every exercise complete in both
+// languages, its lesson and variants registered, its quiz answers equal to the models', every
+// starter and solution compiling with NVRTC; compile errors carry the learner's line numbers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include "cli_runner.hpp"
+#include "memlab/common/error.hpp"
+#include "memlab/cuda/device.hpp"
+#include "memlab/exercise/engine.hpp"
+
+namespace memlab::exercise {
+namespace {
+
+using testing_cli::memlab;
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(ExerciseCatalogue, HasTwelveCompleteExercisesOverSevenLessons) {
+  ASSERT_GE(catalogue().size(), 12u);
+  std::set<std::string> lessons;
+  for (const Exercise& e : catalogue()) {
+    lessons.insert(e.lesson());
+    const auto problems = validate(e);
+    EXPECT_TRUE(problems.empty()) << ::testing::PrintToString(problems);
+    const std::string fails = e.spec.value("starter_fails", "");
+    EXPECT_TRUE(fails == "wrong_result" || fails == "target_missed") << e.name;
+  }
+  EXPECT_GE(lessons.size(), 7u);
+}
+
+TEST(ExerciseCatalogue, QuizAnswersAreTheModels) {
+  for (const Exercise& e : catalogue()) {
+    for (const auto& q : quiz_json(e)) {
+      const double stored = q.at("answer").get<double>(), model = q.at("model_answer");
+      EXPECT_NEAR(stored, model, 1e-9 * std::fabs(model)) << e.name << ": " << q.dump();
+      EXPECT_FALSE(q["question"].value("de", "").empty()) << e.name;
+      EXPECT_FALSE(q["question"].value("en", "").empty()) << e.name;
+    }
+  }
+}
+
+TEST(ExerciseCatalogue, KnownModelFiguresInTheQuiz) {
+  // Values a reader can check by hand: 32-way column read of tile[32][32], input tile 32 for
+  // output tile 28 and mask 5.
+  const auto q = quiz_json(get("transpose_bank_conflict"));
+  EXPECT_EQ(q.at(0).at("model_answer").get<double>(), 32.0);
+  EXPECT_EQ(q.at(1).at("model_answer").get<double>(), 1.0);
+  EXPECT_EQ(quiz_json(get("conv1d_halo")).at(0).at("model_answer").get<double>(), 32.0);
+}
+
+TEST(ExerciseCatalogue, UnknownNameIsAUsageError) {
+  EXPECT_THROW(get("no_such_exercise"), UsageError);
+  testing_cli::expect_usage_error("exercise show no_such_exercise", "no_such_exercise");
+}
+
+TEST(ExerciseCompile, EveryStarterAndSolutionCompiles) {
+  for (const Exercise& e : catalogue()) {
+    for (const auto* src : {&e.starter, &e.solution}) {
+      const auto r = compile_json(e, *src, e.name + ".cu");
+      EXPECT_TRUE(r.at("ok").get<bool>()) << e.name << ":\n" << r.at("log").get<std::string>();
+    }
+  }
+}
+
+TEST(ExerciseCompile, SyntaxErrorGivesExit2AndTheLearnersLine) {
+  std::string src = get("smem_reverse_static").solution;
+  // Break line 9 of the file: drop the semicolon of the barrier.
+  const auto pos = src.find("__syncthreads();");
+  ASSERT_NE(pos, std::string::npos);
+  src.replace(pos, 16, "__syncthreads()");
+  const int line = 1 + static_cast<int>(std::count(src.begin(), src.begin() + pos, '\n'));
+  const auto r = compile_json(get("smem_reverse_static"), src, "mine.cu");
+  EXPECT_FALSE(r.at("ok").get<bool>());
+  ASSERT_FALSE(r.at("diagnostics").empty());
+  // NVRTC reports a missing ';' at the start of the next statement: this line or the next.
+  const int got = r["diagnostics"][0]["line"];
+  EXPECT_TRUE(got == line || got == line + 1) << r.dump(2);
+
+  const std::string path = temp_file("mine.cu", src);
+  const auto cli = memlab("exercise check smem_reverse_static " + path);
+  EXPECT_EQ(cli.code, 2) << cli.out;
+  EXPECT_NE(cli.out.find("mine.cu(" + std::to_string(got) + ")"), std::string::npos) << cli.out;
+}
+
+TEST(ExerciseCompile, ChangedSignatureIsACompileError) {
+  std::string src = get("smem_reverse_static").solution;
+  const auto pos = src.find("int n)");
+  ASSERT_NE(pos, std::string::npos);
+  src.replace(pos, 6, "long n)");
+  const auto r = compile_json(get("smem_reverse_static"), src, "sig.cu");
+  EXPECT_FALSE(r.at("ok").get<bool>()) << r.dump(2);
+}
+
+TEST(ExerciseCheck, SourceAbove64KiBIsRefused) {
+  const std::string path = temp_file("big.cu", std::string(70000, ' '));
+  const auto r = memlab("exercise check smem_reverse_static " + path);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("65536"), std::string::npos) << r.out;
+}
+
+TEST(ExerciseCheck, WithoutDeviceTheSolutionCompilesAndTheCheckSaysNoDevice) {
+  if (device_count_or_zero() > 0) GTEST_SKIP() << "skipped: a CUDA device is present";
+  const std::string path = temp_file("sol.cu", get("copy_bandwidth").solution);
+  const auto r = memlab("exercise check copy_bandwidth " + path);
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find("no CUDA device"), std::string::npos) << r.out;
+}
+
+TEST(ExerciseCli, ListShowStartQuiz) {
+  const auto list = memlab("exercise list");
+  EXPECT_EQ(list.code, 0);
+  for (const Exercise& e : catalogue()) EXPECT_NE(list.out.find(e.name), std::string::npos);
+  const auto show = memlab("exercise show conv1d_halo --lang de");
+  EXPECT_EQ(show.code, 0);
+  EXPECT_NE(show.out.find("n=100003 mask=25"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("\"grid\":[1,1,1]"), std::string::npos) << show.out;  // n=1
+  const std::string out = ::testing::TempDir() + "started.cu";
+  std::remove(out.c_str());
+  EXPECT_EQ(memlab("exercise start aos_to_soa -o " + out).code, 0);
+  EXPECT_EQ(memlab("exercise start aos_to_soa -o " + out).code, 2);  // never overwritten
+  EXPECT_EQ(memlab("exercise quiz aos_to_soa --answers 32,12.5,4").code, 0);
+  EXPECT_EQ(memlab("exercise quiz aos_to_soa --answers 8,12.5,4").code, 1);
+}
+
+TEST(ExercisePlan, LaunchRuleAtOddSizes) {
+  const auto plan = exercise_json(get("conv2d_tiled")).at("plan");
+  bool seen = false;
+  for (const auto& p : plan.at("points")) {
+    if (p.at("point") == "height=33 width=65 mask=15 separable=no") {
+      seen = true;  // O = 33 - 15 = 18: ceil(65 / 18) = 4, ceil(33 / 18) = 2
+      EXPECT_EQ(p["launch"]["grid"], nlohmann::json({4, 2, 1}));
+      EXPECT_EQ(p["launch"]["block"], nlohmann::json({32, 32, 1}));
+    }
+  }
+  EXPECT_TRUE(seen) << plan.dump(2);
+}
+
+}  // namespace
+}  // namespace memlab::exercise
