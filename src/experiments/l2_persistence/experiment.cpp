@@ -14,6 +14,7 @@
 #include "memlab/bench/parallel.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/check.hpp"
+#include "memlab/cuda/device.hpp"
 #include "memlab/cuda/fill.hpp"
 
 namespace memlab::lessons::l2_persistence {
@@ -169,6 +170,7 @@ bench::Check check(State& st, const Params&, const std::string&) {
 // gather that misses. Misses: LRU keeps the table while 3 x table fits in L2 (kernels.cuh); a
 // persisting window protects min(window x hitRatio, set-aside) bytes of it; streaming: all miss.
 std::optional<bench::Prediction> predict(Variant v, const Params& p) {
+  if (device_count_or_zero() == 0) return std::nullopt;  // the model needs the L2 sizes
   const double n = static_cast<double>(p.n("n"));
   const double table = 4.0 * static_cast<double>(table_floats(p));
   const double l2 = static_cast<double>(limits().l2);
@@ -245,7 +247,9 @@ bench::Experiment make() {
         .predict([v](const Params& p) { return predict(v, p); })
         .inspect(inspect);
     if (v == Variant::kPersisting || v == Variant::kStreaming) {
-      b.only_if([](const Params&) { return limits().max_persisting > 0; });
+      b.only_if([](const Params&) {
+        return device_count_or_zero() == 0 || limits().max_persisting > 0;  // plan: listed
+      });
     }
   }
   b.baseline("no_window");

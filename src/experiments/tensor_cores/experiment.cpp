@@ -22,6 +22,7 @@
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/check.hpp"
+#include "memlab/cuda/device.hpp"
 #include "memlab/cuda/fill.hpp"
 #include "tensor_cores/kernels.cuh"
 #include "tensor_cores/reference.hpp"
@@ -198,6 +199,7 @@ double gemm_flops(const Params& p) {
 }
 
 std::optional<bench::Prediction> predict(const Params& p) {
+  if (device_count_or_zero() == 0) return std::nullopt;  // the peak needs the SMs and clock
   const DType t = dtype_of(p);
   bench::Prediction pr;
   const double flops = gemm_flops(p);
@@ -245,7 +247,8 @@ bench::Experiment make() {
        run(st, v, s);
      }).predict(predict);
     if (v == Variant::kMmaSync) {
-      b.only_if([](const Params&) { return caps().cc_major >= 8; });  // mma.sync BF16/TF32: sm_80
+      // mma.sync BF16/TF32 needs sm_80; without a device (the plan) the variant is listed.
+      b.only_if([](const Params&) { return device_count_or_zero() == 0 || caps().cc_major >= 8; });
     }
   }
   b.baseline("cublas");
