@@ -36,6 +36,14 @@ nlohmann::json stats_json(const bench::Stats& s) {
           {"relative_stdev", s.relative_stdev()}};
 }
 
+// "skipped" (the variant does not apply at the point; see "reason"), "failed" (the check),
+// "verified" (checked, not timed: --verify-only) or "timed".
+const char* status(const bench::Record& r) {
+  if (r.skipped) return "skipped";
+  if (!r.verified) return "failed";
+  return r.timed ? "timed" : "verified";
+}
+
 }  // namespace
 
 std::string render_json(const bench::RunReport& report) {
@@ -84,7 +92,9 @@ std::string render_json(const bench::RunReport& report) {
                           {"working_set_bytes", r.working_set_bytes},
                           {"fits_in_l2", r.fits_in_l2},
                           {"baseline", r.baseline},
-                          {"notes", r.notes}};
+                          {"notes", r.notes},
+                          {"status", status(r)}};
+    if (r.skipped) rec["reason"] = r.skip_reason;
     if (!r.check_detail.empty()) rec["check_detail"] = r.check_detail;
     if (!r.figures.empty()) {
       nlohmann::json figures = nlohmann::json::object();
@@ -110,6 +120,7 @@ std::string render_json(const bench::RunReport& report) {
     records.push_back(std::move(rec));
   }
   j["records"] = std::move(records);
+  if (report.cancelled) j["cancelled"] = true;
   return j.dump(2) + "\n";
 }
 

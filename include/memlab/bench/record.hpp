@@ -31,6 +31,8 @@ struct Record {
   double error = 0;          // relative L2 error, or mismatches for exact checks
   std::string check_detail;  // first mismatches when the check failed
   bool timed = false;
+  bool skipped = false;     // the variant does not apply at this point (its only_if)
+  std::string skip_reason;  // then: why (JSON "status": "skipped", "reason")
 
   Stats stats;            // milliseconds
   double bytes = 0;       // useful bytes (each input read once, each output written once)
@@ -76,6 +78,15 @@ struct RunReport {
   Context context;
   Ceiling memcpy_d2d;
   std::vector<Record> records;
+  bool cancelled = false;  // stopped by the caller's cancel flag; the records so far
+
+  // A record that was checked and failed (skipped records are not failures).
+  bool any_failed() const {
+    for (const Record& r : records) {
+      if (!r.skipped && !r.verified) return true;
+    }
+    return false;
+  }
 };
 
 inline constexpr int kSchemaVersion = 1;
