@@ -73,10 +73,14 @@ struct Variant {
   ParamFn bytes;  // overrides the experiment's bytes when set
   ParamFn flops;
   std::function<std::optional<Prediction>(const Params&)> predict;
-  std::function<bool(const Params&)> applies;                      // empty: applies at every point
+  std::function<bool(const Params&)> applies;  // empty: applies at every point
+  std::string skip_reason;  // why it does not apply where `applies` is false (see only_if)
   std::function<void(Instance&, const Params&, Extras&)> inspect;  // after timing; may be empty
   bool applies_to(const Params& p) const { return !applies || applies(p); }
 };
+
+// The reason of a skip when the lesson's only_if gives none.
+inline constexpr const char* kDefaultSkipReason = "does not apply at this point";
 
 struct Experiment {
   std::string name;
@@ -226,10 +230,15 @@ class ExperimentBuilder {
     e_.variants.back().predict = std::move(fn);
     return *this;
   }
-  // The variant declared last runs only at points where `fn` is true (e.g. cudaMemcpy: op=copy).
-  ExperimentBuilder& only_if(std::function<bool(const Params&)> fn) {
+  // The variant declared last runs only at points where `fn` is true (e.g. cudaMemcpy: op=copy);
+  // elsewhere it is recorded as skipped with `reason` (e.g. "cudaMemcpy copies; op is not copy").
+  ExperimentBuilder& only_if(std::function<bool(const Params&)> fn, std::string reason) {
     e_.variants.back().applies = std::move(fn);
+    e_.variants.back().skip_reason = std::move(reason);
     return *this;
+  }
+  ExperimentBuilder& only_if(std::function<bool(const Params&)> fn) {
+    return only_if(std::move(fn), kDefaultSkipReason);
   }
   ExperimentBuilder& baseline(std::string name) {
     e_.baseline = std::move(name);
