@@ -3,9 +3,9 @@
 #include <iostream>
 
 #include "memlab/cli/commands.hpp"
+#include "memlab/cli/errors.hpp"
 #include "memlab/cli/model_command.hpp"
 #include "memlab/common/error.hpp"
-#include "memlab/cuda/check.hpp"
 #include "memlab/exercise/engine.hpp"
 #include "memlab/version.hpp"
 
@@ -37,18 +37,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "memlab: " << e.what() << " (see memlab --help)\n";
-    return memlab::kExitUsage;
-  } catch (const memlab::UsageError& e) {
-    std::cerr << "memlab: " << e.what() << "\n";
-    return memlab::kExitUsage;
-  } catch (const memlab::CudaError& e) {
-    std::cerr << "memlab: " << e.what() << "\n";
-    return memlab::kExitCuda;
-  } catch (const std::exception& e) {
-    std::cerr << "memlab: internal error: " << e.what() << "\n";
-    return memlab::kExitCuda;
+  } catch (...) {
+    return memlab::cli::report_error(std::current_exception(), std::cerr);
   }
   return exit_code;
 }

@@ -54,34 +54,55 @@ Ceiling Runner::measure_memcpy_ceiling(std::size_t bytes) {
   return c;
 }
 
-std::vector<Record> Runner::run(const Plan& plan) {
+bool Runner::cancelled() const {
+  return options_.cancel != nullptr && options_.cancel->load();
+}
+
+void Runner::run(const ExperimentPlan& plan, std::vector<Record>& out) {
   const Experiment& e = *plan.experiment;
-  std::vector<Record> out;
   MeasureOptions mopt = options_.measure;
   mopt.flush_l2 = mopt.flush_l2 && e.flush_l2;
 
-  for (const Params& p : plan.points) {
-    const std::uint64_t seed = point_seed(options_.seed, e.name, p);
-    if (options_.progress) options_.progress(fmt::format("{} {}: setting up", e.name, p.label()));
-    std::unique_ptr<Instance> instance = e.setup(p, seed);
+  for (const PlannedPoint& point : plan.points) {
+    if (cancelled()) return;
+    const Params& p = point.params;
+    const std::string label = p.label();
+    const bool any_planned = std::any_of(point.variants.begin(), point.variants.end(),
+                                         [](const PlannedVariant& pv) { return !pv.skipped; });
+    if (options_.progress && any_planned) {
+      options_.progress({ProgressEvent::Stage::Setup, e.name, "", label, index_, options_.total});
+    }
+    // Nothing to run at this point: no set-up (no allocation), only the skip records.
+    std::unique_ptr<Instance> instance = any_planned ? e.setup(p, point.seed) : nullptr;
     const std::size_t first = out.size();
     // Slowdown predictions of this point's records (0: none), resolved once the baseline is timed.
     std::vector<double> slowdown;
-    for (const Variant* v : plan.variants) {
-      if (!v->applies_to(p)) continue;
-      if (options_.progress) {
-        options_.progress(fmt::format("{} {} {}", e.name, v->name, p.label()));
-      }
+    for (const PlannedVariant& pv : point.variants) {
+      const Variant* v = pv.variant;
       Record r;
       r.experiment = e.name;
       r.variant = v->name;
       r.description = v->description;
       r.params = p.values();
-      r.seed = seed;
+      r.seed = point.seed;
       r.baseline = e.baseline;
-      r.bytes = v->bytes ? v->bytes(p) : (e.bytes ? e.bytes(p) : 0.0);
-      r.flops = v->flops ? v->flops(p) : (e.flops ? e.flops(p) : 0.0);
-      r.working_set_bytes = e.footprint ? e.footprint(p) : r.bytes;
+      if (pv.skipped) {
+        r.skipped = true;
+        r.skip_reason = pv.skip_reason;
+        r.working_set_bytes = point.footprint.value_or(0.0);
+        out.push_back(std::move(r));
+        slowdown.push_back(0.0);
+        continue;
+      }
+      if (cancelled()) break;
+      ++index_;
+      if (options_.progress) {
+        options_.progress(
+            {ProgressEvent::Stage::Measure, e.name, v->name, label, index_, options_.total});
+      }
+      r.bytes = pv.bytes;
+      r.flops = pv.flops;
+      r.working_set_bytes = point.footprint.value_or(r.bytes);
       r.fits_in_l2 = r.working_set_bytes <= static_cast<double>(device_.l2_bytes);
 
       const Check c = verify_variant(e, *instance, p, *v, stream_);
@@ -168,7 +189,6 @@ std::vector<Record> Runner::run(const Plan& plan) {
       }
     }
   }
-  return out;
 }
 
 }  // namespace memlab::bench

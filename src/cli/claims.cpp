@@ -10,7 +10,7 @@
 #include <set>
 
 #include "memlab/bench/experiment.hpp"
-#include "memlab/bench/runner.hpp"
+#include "memlab/bench/plan.hpp"
 #include "memlab/claims/claims.hpp"
 #include "memlab/cli/commands.hpp"
 #include "memlab/common/error.hpp"
@@ -27,8 +27,9 @@ struct ClaimsArgs {
   std::string run_json;
 };
 
-// One plan per experiment: the union of the claims' variants and axis values.
-std::vector<bench::Plan> claim_plans() {
+// The claims' measurements as one plan: per experiment, the union of the claims' variants and
+// axis values (axes differ between experiments, so each is planned on its own, then joined).
+bench::Plan claim_plan() {
   std::map<std::string,
            std::pair<std::set<std::string>, std::map<std::string, std::set<std::string>>>>
       merged;
@@ -39,21 +40,26 @@ std::vector<bench::Plan> claim_plans() {
       for (const auto& [k, v] : n.axes) axes[k].insert(v.begin(), v.end());
     }
   }
-  std::vector<bench::Plan> plans;
+  bench::Plan plan;
+  bool first = true;
   for (const auto& [name, m] : merged) {
-    const bench::Experiment* e = bench::find_experiment(name);
-    if (e == nullptr) continue;  // a lesson this build does not have: its claims show "no record"
-    bench::Plan p;
-    p.experiment = e;
-    for (const auto& v : e->variants) {
-      if (m.first.count(v.name) != 0) p.variants.push_back(&v);
+    if (bench::find_experiment(name) == nullptr) continue;  // its claims show "no record"
+    bench::RunRequest req;
+    req.experiments = {name};
+    for (const auto& v : m.first) req.variants.push_back(name + ":" + v);
+    for (const auto& [k, vals] : m.second)
+      req.axes.emplace_back(k, std::vector(vals.begin(), vals.end()));
+    req.seed = 20261130;
+    req.budget_s = 0.1;
+    bench::Plan p = bench::make_plan(req);
+    if (first) {
+      plan = std::move(p);
+      first = false;
+    } else {
+      for (auto& e : p.experiments) plan.experiments.push_back(std::move(e));
     }
-    std::map<std::string, std::vector<std::string>> overrides;
-    for (const auto& [k, vals] : m.second) overrides[k].assign(vals.begin(), vals.end());
-    p.points = bench::expand_axes(e->axes, overrides, false);
-    plans.push_back(std::move(p));
   }
-  return plans;
+  return plan;
 }
 
 nlohmann::json read_run(const std::string& path) {
@@ -69,7 +75,7 @@ nlohmann::json read_run(const std::string& path) {
 }
 
 nlohmann::json measure(const ClaimsArgs& a, int& exit_code) {
-  const std::vector<bench::Plan> plans = claim_plans();
+  const bench::Plan plan = claim_plan();
   std::string why;
   if (device_count_or_zero(&why) == 0) {
     std::cerr << "memlab: no CUDA device (" << why << "); showing the claims and the plan only\n";
@@ -77,23 +83,14 @@ nlohmann::json measure(const ClaimsArgs& a, int& exit_code) {
     exit_code = kExitCuda;
     return nullptr;
   }
-  const DeviceInfo device = query_device(0);
-  bench::RunOptions options;
-  options.seed = 20261130;
-  options.measure.budget_s = 0.1;
-  bench::RunReport report;
-  report.context.device = device;
-  report.context.tool_version = kVersion;
-  report.context.git_commit = kGitCommit;
-  report.context.seed = options.seed;
-  report.context.command_line = "memlab claims";
-  bench::Runner runner(device, options);
-  report.memcpy_d2d = runner.measure_memcpy_ceiling(std::size_t{256} << 20);
-  for (const auto& p : plans) {
-    std::cerr << "[memlab claims] " << p.experiment->name << "\n";
-    for (auto& r : runner.run(p)) report.records.push_back(std::move(r));
-  }
-  if (runner.any_failed()) exit_code = kExitVerificationFailed;
+  bench::ExecuteOptions opt;
+  opt.command_line = "memlab claims";
+  const bench::RunReport report = bench::execute(plan, opt, [](const bench::ProgressEvent& e) {
+    if (e.stage == bench::ProgressEvent::Stage::Setup) {
+      std::cerr << "[memlab claims] " << e.experiment << " " << e.point << "\n";
+    }
+  });
+  if (report.any_failed()) exit_code = kExitVerificationFailed;
   const std::string text = report::render_json(report);
   if (!a.run_json.empty()) {
     std::ofstream f(a.run_json);

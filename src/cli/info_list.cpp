@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "memlab/bench/experiment.hpp"
+#include "memlab/bench/plan.hpp"
 #include "memlab/bench/record.hpp"
 #include "memlab/cli/commands.hpp"
 #include "memlab/common/error.hpp"
@@ -32,12 +33,8 @@ void add_info_command(CLI::App& app, int& exit_code) {
     }
     const DeviceInfo d = query_device(*device);
     bench::Context c;
-    if (auto clocks = read_live_clocks(d)) {
-      c.sm_clock_mhz_start = clocks->sm_mhz;
-      c.mem_clock_mhz_start = clocks->mem_mhz;
-      c.pcie_gen = clocks->pcie_gen;
-      c.pcie_width = clocks->pcie_width;
-    }
+    c.device = d;
+    bench::read_clocks_start(c);
     std::cout << report::render_device(d, &c);
     exit_code = kExitOk;
   });

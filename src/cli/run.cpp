@@ -1,22 +1,19 @@
-// `memlab run`: resolve experiments, variants and axes; check every input before touching the
-// device; then verify and time on the GPU and write the reports.
+// `memlab run`: argument parsing and printing. Planning, validation and execution live in
+// bench/plan.hpp (shared with the server and the exercise engine); the output files are created
+// before any GPU work so that a bad path fails at once.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <chrono>
-#include <ctime>
-#include <fstream>
 #include <iostream>
-#include <random>
+#include <utility>
 
-#include "memlab/bench/experiment.hpp"
-#include "memlab/bench/runner.hpp"
+#include "memlab/bench/plan.hpp"
 #include "memlab/cli/commands.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/device.hpp"
+#include "memlab/report/output_file.hpp"
 #include "memlab/report/report.hpp"
-#include "memlab/version.hpp"
 
 namespace memlab::cli {
 namespace {
@@ -36,252 +33,82 @@ struct RunArgs {
   int device = 0;
 };
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+// The request as the user typed it: split the variant list, parse NAME=V1,V2 and the seed.
+bench::RunRequest to_request(const RunArgs& a) {
+  bench::RunRequest r;
+  r.experiments = a.experiments;
+  if (!a.variants.empty()) r.variants = bench::split_list(a.variants, "-v/--variants");
+  for (const std::string& text : a.axes) r.axes.push_back(bench::parse_axis_override(text));
+  r.quick = a.quick;
+  r.warm = a.warm;
+  r.verify_only = a.verify_only;
+  if (!a.seed.empty()) r.seed = static_cast<std::uint64_t>(bench::parse_integer(a.seed, "--seed"));
+  r.min_samples = a.min_samples;
+  r.noise = a.noise;
+  if (a.budget != -1) r.budget_s = a.budget;
+  r.device = a.device;
+  return r;
 }
 
-std::string all_names() {
-  std::string s;
-  for (const auto& e : bench::experiments()) s += (s.empty() ? "" : ", ") + e.name;
-  return s;
-}
+struct Outputs {
+  report::OutputFile json, csv, md;
+};
 
-void write_file(const std::string& path, const std::string& text, const char* option) {
-  std::ofstream f(path);
-  if (!f) throw UsageError(fmt::format("{}: cannot open '{}' for writing", option, path));
-  f << text;
-  if (!f) throw UsageError(fmt::format("{}: cannot write '{}'", option, path));
-}
-
-// Everything that can be checked without a device: experiments, variants, axes, values.
-std::vector<bench::Plan> make_plans(const RunArgs& a) {
-  std::vector<const bench::Experiment*> selected;
-  if (a.experiments.empty()) {
-    for (const auto& e : bench::experiments()) {
-      if (e.in_default_suite) selected.push_back(&e);
-    }
-  } else {
-    for (const std::string& name : a.experiments) {
-      const bench::Experiment* e = bench::find_experiment(name);
-      if (e == nullptr) {
-        throw UsageError(
-            fmt::format("experiment: '{}' is unknown; accepted: {}", name, all_names()));
-      }
-      selected.push_back(e);
-    }
-  }
-  // Variant filter: "name" or "experiment:name".
-  std::vector<std::string> filter;
-  if (!a.variants.empty()) filter = bench::split_list(a.variants, "-v/--variants");
-  for (const std::string& f : filter) {
-    bool found = false;
-    std::string accepted;
-    for (const auto* e : selected) {
-      for (const auto& v : e->variants) {
-        accepted += (accepted.empty() ? "" : ", ") + v.name;
-        if (f == v.name || f == e->name + ":" + v.name) found = true;
-      }
-    }
-    if (!found) {
-      throw UsageError(
-          fmt::format("-v/--variants: '{}' is not a variant of the selected "
-                      "experiments; accepted: {}",
-                      f, accepted));
-    }
-  }
-  // Axis overrides: each axis must belong to at least one selected experiment.
-  std::map<std::string, std::vector<std::string>> overrides;
-  for (const std::string& text : a.axes) {
-    auto [name, values] = bench::parse_axis_override(text);
-    bool known = false;
-    std::string accepted;
-    for (const auto* e : selected) {
-      for (const auto& axis : e->axes) {
-        accepted += (accepted.empty() ? "" : ", ") + axis.name;
-        if (axis.name == name) known = true;
-      }
-    }
-    if (!known) {
-      throw UsageError(
-          fmt::format("-a/--axis: '{}' is not an axis of the selected experiments; "
-                      "accepted: {}",
-                      name, accepted.empty() ? "(none)" : accepted));
-    }
-    if (overrides.count(name) != 0) {
-      throw UsageError(
-          fmt::format("-a/--axis: '{}' given twice; give all values at once: "
-                      "{}=V1,V2",
-                      name, name));
-    }
-    overrides[name] = values;
-  }
-  std::vector<bench::Plan> plans;
-  for (const auto* e : selected) {
-    bench::Plan p;
-    p.experiment = e;
-    for (const auto& v : e->variants) {
-      const bool keep =
-          filter.empty() || std::any_of(filter.begin(), filter.end(), [&](const std::string& f) {
-            return f == v.name || f == e->name + ":" + v.name;
-          });
-      if (keep) p.variants.push_back(&v);
-    }
-    if (p.variants.empty()) continue;
-    p.points = bench::expand_axes(e->axes, overrides, a.quick);
-    if (e->validate) {
-      for (const auto& point : p.points) e->validate(point);
-    }
-    plans.push_back(std::move(p));
-  }
-  return plans;
-}
-
-void print_plan(const std::vector<bench::Plan>& plans) {
-  std::cout << "plan (verification and timing need a GPU):\n";
-  for (const auto& p : plans) {
-    const auto& e = *p.experiment;
-    std::cout << fmt::format("  {}: {}\n", e.name, e.summary);
-    if (!e.bytes_convention.empty()) std::cout << "    bytes: " << e.bytes_convention << "\n";
-    for (const auto& point : p.points) {
-      const double ws = e.footprint ? e.footprint(point) : 0.0;
-      std::cout << fmt::format("    {}  (device memory {})\n", point.label(),
-                               bench::format_bytes(ws));
-      for (const auto* v : p.variants) {
-        if (!v->applies_to(point)) continue;
-        const double bytes = v->bytes ? v->bytes(point) : (e.bytes ? e.bytes(point) : 0.0);
-        std::string line =
-            fmt::format("      {:<22} useful bytes {}", v->name, bench::format_bytes(bytes));
-        if (v->predict) {
-          try {
-            if (auto pred = v->predict(point)) line += "; model: " + pred->model;
-          } catch (const CudaError&) {
-            line += "; model: needs the GPU";
-          }
-        }
-        std::cout << line << "\n";
+// Creates the output files now, before any GPU work: a bad path fails at once (exit 2).
+Outputs open_outputs(const RunArgs& a) {
+  const std::pair<const std::string*, const char*> all[] = {
+      {&a.json, "--json"}, {&a.csv, "--csv"}, {&a.md, "--md"}};
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (!all[i].first->empty() && *all[i].first == *all[j].first) {
+        throw UsageError(fmt::format("{}: '{}' is also the {} file; accepted: another file",
+                                     all[i].second, *all[i].first, all[j].second));
       }
     }
   }
+  Outputs out;
+  if (!a.json.empty()) out.json = report::OutputFile(a.json, "--json");
+  if (!a.csv.empty()) out.csv = report::OutputFile(a.csv, "--csv");
+  if (!a.md.empty()) out.md = report::OutputFile(a.md, "--md");
+  return out;
 }
 
 int run(const RunArgs& a, const std::string& command_line) {
-  if (a.min_samples < 10 || a.min_samples > 100000) {
-    throw UsageError(
-        fmt::format("--min-samples: {} is out of range; accepted: 10..100000", a.min_samples));
-  }
-  if (!(a.noise > 0 && a.noise < 1)) {
-    throw UsageError(
-        fmt::format("--noise: {} is out of range; accepted: a fraction in (0, 1), "
-                    "e.g. 0.005",
-                    a.noise));
-  }
-  if (a.budget != -1 && !(a.budget > 0 && a.budget <= 600)) {
-    throw UsageError(
-        fmt::format("--budget: {} is out of range; accepted: seconds in (0, 600]", a.budget));
-  }
-  std::uint64_t seed = 0;
-  if (a.seed.empty()) {
-    seed = (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
-  } else {
-    seed = static_cast<std::uint64_t>(bench::parse_integer(a.seed, "--seed"));
-  }
-  const std::vector<bench::Plan> plans = make_plans(a);
-  if (plans.empty()) throw UsageError("-v/--variants: no variant of the selected experiments left");
+  const bench::Plan plan = bench::make_plan(to_request(a));
+  Outputs outputs = open_outputs(a);
 
   std::string why;
-  const int count = device_count_or_zero(&why);
-  if (count == 0) {
+  if (device_count_or_zero(&why) == 0) {
     std::cerr << "memlab: no CUDA device (" << why << "); showing the plan only\n";
-    print_plan(plans);
+    std::cout << "plan (verification and timing need a GPU):\n"
+              << bench::render_plan(bench::describe(plan));
     return kExitCuda;
-  }
-  if (a.device >= count) {
-    throw UsageError(
-        fmt::format("--device: {} does not exist; accepted: 0..{}", a.device, count - 1));
-  }
-  MEMLAB_CUDA_CHECK(cudaSetDevice(a.device));
-  const DeviceInfo device = query_device(a.device);
-
-  // Memory: the largest point of any plan, plus the L2 flush buffer and the memcpy ceiling.
-  std::size_t free_bytes = 0, total_bytes = 0;
-  MEMLAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const double flush = a.warm ? 0.0 : 2.0 * static_cast<double>(device.l2_bytes);
-  std::size_t ceiling_bytes = std::size_t{1} << 30;
-  while (ceiling_bytes > (std::size_t{64} << 20) &&
-         2.0 * static_cast<double>(ceiling_bytes) + flush > 0.5 * static_cast<double>(free_bytes)) {
-    ceiling_bytes /= 2;
-  }
-  for (const auto& p : plans) {
-    for (const auto& point : p.points) {
-      const double need = (p.experiment->footprint ? p.experiment->footprint(point) : 0.0) + flush;
-      if (need > 0.95 * static_cast<double>(free_bytes)) {
-        throw UsageError(
-            fmt::format("axis {} of {}: needs {} of device memory, {} is free; "
-                        "accepted: smaller sizes",
-                        point.label(), p.experiment->name, bench::format_bytes(need),
-                        bench::format_bytes(static_cast<double>(free_bytes))));
-      }
-    }
   }
 
   const bool tty_err = isatty(STDERR_FILENO) != 0;
   const bool tty_out = isatty(STDOUT_FILENO) != 0;
-  bench::RunOptions options;
-  options.seed = seed;
-  options.measure.min_samples = a.min_samples;
-  options.measure.noise = a.noise;
-  options.measure.budget_s = a.budget > 0 ? a.budget : (a.quick ? 0.05 : 0.3);
-  options.measure.flush_l2 = !a.warm && !a.verify_only;
-  options.verify_only = a.verify_only;
+  bench::ExecuteOptions options;
+  options.command_line = command_line;
+  options.on_start = [&](const bench::Context& c) {
+    std::cout << report::render_device(c.device, &c);
+    std::cout << fmt::format(
+        "seed {}; L2 {}; GB/s count useful bytes (each input read once, each "
+        "output written once)\n",
+        c.seed, a.warm ? "warm (not flushed)" : "flushed before every sample");
+  };
+  bench::ProgressFn progress;
   if (tty_err) {
-    options.progress = [](const std::string& msg) {
-      std::cerr << "\r\x1b[K[memlab] " << msg << std::flush;
+    progress = [](const bench::ProgressEvent& e) {
+      std::cerr << "\r\x1b[K[memlab] " << bench::format_progress(e) << std::flush;
     };
   }
-
-  bench::RunReport report;
-  bench::Context& c = report.context;
-  c.device = device;
-  c.tool_version = kVersion;
-  c.git_commit = kGitCommit;
-  c.date = utc_now();
-  c.seed = seed;
-  c.cold = !a.warm;
-  c.quick = a.quick;
-  c.command_line = command_line;
-  if (auto clocks = read_live_clocks(device)) {
-    c.sm_clock_mhz_start = clocks->sm_mhz;
-    c.mem_clock_mhz_start = clocks->mem_mhz;
-    c.pcie_gen = clocks->pcie_gen;
-    c.pcie_width = clocks->pcie_width;
-  }
-  std::cout << report::render_device(device, &c);
-  std::cout << fmt::format(
-      "seed {}; L2 {}; GB/s count useful bytes (each input read once, each "
-      "output written once)\n",
-      seed, a.warm ? "warm (not flushed)" : "flushed before every sample");
-
-  bench::Runner runner(device, options);
-  if (!a.verify_only) report.memcpy_d2d = runner.measure_memcpy_ceiling(ceiling_bytes);
-  for (const auto& p : plans) {
-    auto records = runner.run(p);
-    for (auto& r : records) report.records.push_back(std::move(r));
-  }
+  const bench::RunReport report = bench::execute(plan, options, progress);
   if (tty_err) std::cerr << "\r\x1b[K" << std::flush;
-  if (auto clocks = read_live_clocks(device)) {
-    c.sm_clock_mhz_end = clocks->sm_mhz;
-    c.mem_clock_mhz_end = clocks->mem_mhz;
-  }
   std::cout << report::render_table(report, tty_out);
-  if (!a.json.empty()) write_file(a.json, report::render_json(report), "--json");
-  if (!a.csv.empty()) write_file(a.csv, report::render_csv(report), "--csv");
-  if (!a.md.empty()) write_file(a.md, report::render_markdown(report), "--md");
-  if (runner.any_failed()) {
+  if (outputs.json.is_open()) outputs.json.write(report::render_json(report));
+  if (outputs.csv.is_open()) outputs.csv.write(report::render_csv(report));
+  if (outputs.md.is_open()) outputs.md.write(report::render_markdown(report));
+  if (report.any_failed()) {
     std::cerr << "memlab: verification failed for at least one variant (see 'check' above)\n";
     return kExitVerificationFailed;
   }

@@ -157,23 +157,37 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
                      const std::function<void(const std::string&)>& phase) {
   const bench::Params& p = pp.params;
   bench::RunOptions ro;
-  ro.seed = seed;
   ro.measure.noise = 0.01;
   ro.measure.budget_s = 0.25;
   ro.measure.max_samples = 200;
   phase("measuring cudaMemcpy and the lesson's variants at " + p.label());
   bench::Runner runner(device, ro);
   const bench::Ceiling ceiling = runner.measure_memcpy_ceiling(std::size_t{256} << 20);
-  bench::Plan plan;
+  // The lesson's variants at this one point, planned as bench::make_plan would.
+  bench::ExperimentPlan plan;
   plan.experiment = &x;
-  plan.points = {p};
+  bench::PlannedPoint point;
+  point.params = p;
+  point.seed = bench::point_seed(seed, x.name, p);
   const json compare = e.spec.value("compare", json::array());
   for (const bench::Variant& v : x.variants) {
     bool wanted = compare.empty();
     for (const json& c : compare) wanted = wanted || c.get<std::string>() == v.name;
-    if (wanted) plan.variants.push_back(&v);
+    if (!wanted) continue;
+    plan.variants.push_back(&v);
+    bench::PlannedVariant pv;
+    pv.variant = &v;
+    pv.skipped = !v.applies_to(p);
+    pv.skip_reason = v.skip_reason;
+    if (!pv.skipped) {
+      pv.bytes = v.bytes ? v.bytes(p) : (x.bytes ? x.bytes(p) : 0.0);
+      pv.flops = v.flops ? v.flops(p) : (x.flops ? x.flops(p) : 0.0);
+    }
+    point.variants.push_back(pv);
   }
-  const std::vector<bench::Record> records = runner.run(plan);
+  plan.points.push_back(std::move(point));
+  std::vector<bench::Record> records;
+  runner.run(plan, records);
 
   phase("verifying and measuring your kernel at " + p.label());
   auto inst = x.setup(p, bench::point_seed(seed, x.name, p));

@@ -35,6 +35,8 @@ std::map<std::tuple<std::string, std::string, std::string>, Entry> load(const st
   }
   std::map<std::tuple<std::string, std::string, std::string>, Entry> out;
   for (const auto& r : j["records"]) {
+    // A skipped variant (it does not apply at the point) was neither checked nor timed.
+    if (r.value("status", "") == "skipped") continue;
     std::vector<std::pair<std::string, std::string>> values;
     for (const auto& [k, v] : r.at("params").items()) values.emplace_back(k, v.get<std::string>());
     const std::string point = bench::format_point(values);

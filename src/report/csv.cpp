@@ -19,7 +19,7 @@ std::string render_csv(const bench::RunReport& report) {
   std::string out =
       "experiment,variant,params,verified,timed,median_ms,min_ms,max_ms,mean_ms,stdev_ms,samples,"
       "bytes,gbps,pct_peak,pct_memcpy,gflops,pct_fp32_peak,speedup,predicted_ms,"
-      "measured_over_predicted,fits_in_l2\n";
+      "measured_over_predicted,fits_in_l2,status,reason\n";
   for (const bench::Record& r : report.records) {
     out += fmt::format("{},{},{},{},{},", quote(r.experiment), quote(r.variant),
                        quote(bench::format_point(r.params)), r.verified ? 1 : 0, r.timed ? 1 : 0);
@@ -38,7 +38,14 @@ std::string render_csv(const bench::RunReport& report) {
     } else {
       out += ",,";
     }
-    out += r.fits_in_l2 ? "1\n" : "0\n";
+    out += r.fits_in_l2 ? "1," : "0,";
+    // The last columns: "skipped" (the variant does not apply at the point; then the reason),
+    // "failed", "verified" (--verify-only) or "timed".
+    if (r.skipped) {
+      out += "skipped," + quote(r.skip_reason) + "\n";
+    } else {
+      out += !r.verified ? "failed,\n" : r.timed ? "timed,\n" : "verified,\n";
+    }
   }
   return out;
 }

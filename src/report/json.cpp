@@ -36,6 +36,16 @@ nlohmann::json stats_json(const bench::Stats& s) {
           {"relative_stdev", s.relative_stdev()}};
 }
 
+// "skipped" (the variant does not apply at the point; see "reason"), "failed" (the check),
+// "verified" (checked, not timed: --verify-only), "timed", or "expected_failure" (a variant
+// broken on purpose; see the record's "expected_failure").
+const char* status(const bench::Record& r) {
+  if (r.skipped) return "skipped";
+  if (!r.expected_failure.empty()) return "expected_failure";
+  if (!r.verified) return "failed";
+  return r.timed ? "timed" : "verified";
+}
+
 }  // namespace
 
 std::string render_json(const bench::RunReport& report) {
@@ -84,7 +94,9 @@ std::string render_json(const bench::RunReport& report) {
                           {"working_set_bytes", r.working_set_bytes},
                           {"fits_in_l2", r.fits_in_l2},
                           {"baseline", r.baseline},
-                          {"notes", r.notes}};
+                          {"notes", r.notes},
+                          {"status", status(r)}};
+    if (r.skipped) rec["reason"] = r.skip_reason;
     if (!r.check_detail.empty()) rec["check_detail"] = r.check_detail;
     if (!r.expected_failure.empty()) {
       rec["expected_failure"] = {{"lesson", r.expected_failure},
@@ -114,6 +126,7 @@ std::string render_json(const bench::RunReport& report) {
     records.push_back(std::move(rec));
   }
   j["records"] = std::move(records);
+  if (report.cancelled) j["cancelled"] = true;
   return j.dump(2) + "\n";
 }
 

@@ -27,6 +27,9 @@ std::string render_markdown(const bench::RunReport& report) {
     out += "\n";
     for (const auto& row : cells.rows)
       out += "| " + fmt::format("{}", fmt::join(row, " | ")) + " |\n";
+    const std::vector<std::string> skips = detail::skip_lines(group);
+    if (!skips.empty()) out += "\n";
+    for (const std::string& s : skips) out += "- " + s + "\n";
   }
   return out;
 }

@@ -16,8 +16,11 @@ struct Cells {
 
 std::string format_time_ms(double ms);
 
-// One experiment's records (consecutive in the report) as cells.
+// One experiment's records (consecutive in the report) as cells; skipped records have no row.
 Cells experiment_cells(const std::vector<const bench::Record*>& records);
+
+// "cudaMemcpy n=1024 op=scale: skipped: does not apply at this point", one per skipped record.
+std::vector<std::string> skip_lines(const std::vector<const bench::Record*>& records);
 
 // Records grouped by experiment, in report order.
 std::vector<std::vector<const bench::Record*>> group_by_experiment(const bench::RunReport& r);

@@ -44,6 +44,7 @@ Cells experiment_cells(const std::vector<const bench::Record*>& records) {
   }
   c.header.push_back("check");
   for (const bench::Record* r : records) {
+    if (r->skipped) continue;
     std::vector<std::string> row{r->variant, bench::format_point(r->params)};
     if (r->timed) {
       row.push_back(format_time_ms(r->stats.median));
@@ -81,6 +82,17 @@ Cells experiment_cells(const std::vector<const bench::Record*>& records) {
     c.status.push_back(!r->verified ? 1 : (r->fits_in_l2 && r->bytes > 0 ? 2 : 0));
   }
   return c;
+}
+
+std::vector<std::string> skip_lines(const std::vector<const bench::Record*>& records) {
+  std::vector<std::string> lines;
+  for (const bench::Record* r : records) {
+    if (r->skipped) {
+      lines.push_back(fmt::format("{} {}: skipped: {}", r->variant, bench::format_point(r->params),
+                                  r->skip_reason));
+    }
+  }
+  return lines;
 }
 
 }  // namespace detail
@@ -147,9 +159,11 @@ std::string render_table(const bench::RunReport& report, bool colour) {
       if (colour && status == 2) return "\x1b[33m" + s + "\x1b[0m\n";
       return s + "\n";
     };
-    out += line(c.header, 0);
+    if (!c.rows.empty()) out += line(c.header, 0);
     for (std::size_t r = 0; r < c.rows.size(); ++r) out += line(c.rows[r], c.status[r]);
+    for (const std::string& s : detail::skip_lines(group)) out += "  " + s + "\n";
     for (const bench::Record* r : group) {
+      if (r->skipped) continue;
       if (!r->figures.empty() || !r->extra_text.empty()) {
         out += fmt::format("  {} {}:", r->variant, bench::format_point(r->params));
         for (const auto& [k, v] : r->figures) out += fmt::format(" {}={:.4g}", k, v);

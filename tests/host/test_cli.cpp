@@ -1,5 +1,8 @@
 // The memlab command as a user meets it: exit codes and one-line errors naming the parameter.
 // Bad input must be rejected before any device work, so these run without a GPU.
+#include <chrono>
+#include <cstdio>
+
 #include "cli_runner.hpp"
 #include "memlab/cuda/device.hpp"
 
@@ -59,6 +62,51 @@ TEST(Cli, RunAndInfoSayNoCudaDeviceAndExit3WithoutAGpu) {
   const Result info = memlab("info");
   EXPECT_EQ(info.code, 3);
   EXPECT_NE(info.out.find("no CUDA device"), std::string::npos);
+}
+
+TEST(Cli, DuplicatedExperimentsVariantsAndAxisValuesAreUsageErrors) {
+  expect_usage_error("run bandwidth bandwidth", "experiment: 'bandwidth' is given twice");
+  expect_usage_error("run bandwidth -v elem_f1,elem_f1", "-v/--variants: 'elem_f1' is given twice");
+  expect_usage_error("run bandwidth -a n=1Gi,2^30",
+                     "-a/--axis: n=2^30 is the same value as n=1Gi (1073741824)");
+  expect_usage_error("run bandwidth -a op=copy,copy", "-a/--axis: op=copy is given twice");
+}
+
+TEST(Cli, BadOutputPathsFailBeforeAnyDeviceWork) {
+  const auto t0 = std::chrono::steady_clock::now();
+  expect_usage_error("run bandwidth -a n=1000 -v elem_f1 --json /nonexistent-memlab-dir/r.json",
+                     "--json: cannot open '/nonexistent-memlab-dir/r.json' for writing");
+  expect_usage_error("run bandwidth -a n=1000 --csv " + testing::TempDir(), "--csv: cannot open");
+  expect_usage_error("run bandwidth -a n=1000 --json same.json --md same.json",
+                     "--md: 'same.json' is also the --json file");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 10.0) << "the path checks took long: did they wait for the device?";
+}
+
+TEST(Cli, WithoutAGpuTheOutputFilesAreLeftAsTheyWereAndSkipsAreShown) {
+  if (memlab::device_count_or_zero() > 0) {
+    GTEST_SKIP() << "a CUDA device is present: this checks the behaviour without one";
+  }
+  const std::string fresh = testing::TempDir() + "memlab_cli_fresh.json";
+  const std::string kept = testing::TempDir() + "memlab_cli_kept.csv";
+  std::remove(fresh.c_str());
+  FILE* f = std::fopen(kept.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("old results\n", f);
+  std::fclose(f);
+  const Result r = memlab("run bandwidth -a n=1000 -a op=scale --json " + fresh + " --csv " + kept);
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_EQ(std::fopen(fresh.c_str(), "r"), nullptr) << "an empty --json file was left behind";
+  f = std::fopen(kept.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  char buf[32] = {};
+  EXPECT_NE(std::fgets(buf, sizeof buf, f), nullptr);
+  std::fclose(f);
+  EXPECT_STREQ(buf, "old results\n") << "an existing file was changed without results";
+  // memcpy copies: at op=scale it is recorded as skipped, one line with its reason.
+  EXPECT_NE(r.out.find("skipped: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("elem_f1                useful bytes"), std::string::npos) << r.out;
 }
 
 TEST(Cli, SmallRunVerifiesAndWritesJsonWithAGpu) {

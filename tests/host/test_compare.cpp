@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "memlab/common/error.hpp"
 #include "memlab/report/compare.hpp"
 #include "memlab/report/report.hpp"
@@ -43,6 +45,29 @@ TEST(Compare, VerificationFailuresInTheNewRunAreReported) {
   EXPECT_EQ(r.regressions, 0);
   ASSERT_EQ(r.failed_new.size(), 1u);
   EXPECT_EQ(r.failed_new[0], "bandwidth add n=1024");
+}
+
+TEST(Compare, SkippedRecordsAreNeitherFailuresNorMissing) {
+  // The new run records a skip the base run (an older memlab) did not write at all, and the
+  // base run records a skip the new one has not: neither counts.
+  auto with_skip = [](const std::string& variant) {
+    auto j = nlohmann::json::parse(report_with(1.0, 2.0, true));
+    j["records"].push_back({{"experiment", "bandwidth"},
+                            {"variant", variant},
+                            {"params", {{"n", "1024"}}},
+                            {"verified", false},
+                            {"timed", false},
+                            {"status", "skipped"},
+                            {"reason", "does not apply at this point"}});
+    return j.dump();
+  };
+  const auto r = compare_reports(report_with(1.0, 2.0, true), with_skip("memcpy"), 0.05);
+  EXPECT_TRUE(r.failed_new.empty());
+  EXPECT_TRUE(r.only_new.empty());
+  EXPECT_EQ(r.rows.size(), 2u);
+  const auto back = compare_reports(with_skip("memset"), report_with(1.0, 2.0, true), 0.05);
+  EXPECT_TRUE(back.only_base.empty());
+  EXPECT_EQ(back.rows.size(), 2u);
 }
 
 TEST(Compare, BadFilesAndThresholdsAreUsageErrors) {

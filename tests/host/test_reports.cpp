@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "memlab/report/report.hpp"
 
@@ -106,6 +107,85 @@ TEST(TableReport, ColourOnlyWhenAskedAndFailuresExplained) {
       << plain;
   const std::string coloured = render_table(r, true);
   EXPECT_NE(coloured.find("\x1b[31m"), std::string::npos);
+}
+
+// The sample plus a variant that does not apply at its point (only_if false).
+bench::RunReport with_skip() {
+  bench::RunReport r = sample_report();
+  bench::Record skip;
+  skip.experiment = "bandwidth";
+  skip.variant = "memcpy";
+  skip.params = {{"op", "scale"}, {"n", "1024"}};
+  skip.baseline = "naive";
+  skip.skipped = true;
+  skip.skip_reason = "cudaMemcpy only copies";
+  r.records.push_back(skip);
+  return r;
+}
+
+TEST(JsonReport, SkippedRecordsCarryStatusAndReasonAndEveryOldKey) {
+  const auto j = nlohmann::json::parse(render_json(with_skip()));
+  ASSERT_EQ(j.at("records").size(), 3u);
+  EXPECT_EQ(j.at("records").at(0).at("status"), "timed");
+  EXPECT_FALSE(j.at("records").at(0).contains("reason"));
+  EXPECT_EQ(j.at("records").at(1).at("status"), "failed");
+  const auto& skip = j.at("records").at(2);
+  EXPECT_EQ(skip.at("status"), "skipped");
+  EXPECT_EQ(skip.at("reason"), "cudaMemcpy only copies");
+  EXPECT_FALSE(skip.at("verified").get<bool>());
+  EXPECT_FALSE(skip.at("timed").get<bool>());
+  EXPECT_FALSE(skip.contains("stats"));
+  for (const char* key :
+       {"experiment", "variant", "description", "params", "seed", "check_error", "bytes", "flops",
+        "working_set_bytes", "fits_in_l2", "baseline", "notes"}) {
+    EXPECT_TRUE(skip.contains(key)) << key;
+  }
+  EXPECT_FALSE(j.contains("cancelled"));
+  bench::RunReport cancelled = with_skip();
+  cancelled.cancelled = true;
+  EXPECT_TRUE(nlohmann::json::parse(render_json(cancelled)).at("cancelled").get<bool>());
+}
+
+TEST(CsvReport, SkippedRecordsHaveTheirStatusAndReasonInTheLastColumns) {
+  const std::string csv = render_csv(with_skip());
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
+  EXPECT_NE(csv.find(",fits_in_l2,status,reason\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\"memcpy\",\"op=scale n=1024\",0,0,,,,,,,0,,,,,,,,,0,skipped,"
+                     "\"cudaMemcpy only copies\"\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find(",timed,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",failed,\n"), std::string::npos) << csv;
+  // Every line has as many fields as the header (no comma inside the quoted fields here).
+  std::istringstream lines(csv);
+  std::string line;
+  while (std::getline(lines, line))
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 22) << line;
+}
+
+TEST(MarkdownReport, SkipsAreListedUnderTheTableNotAsRows) {
+  const std::string md = render_markdown(with_skip());
+  EXPECT_NE(md.find("\n- memcpy op=scale n=1024: skipped: cudaMemcpy only copies\n"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("| memcpy |"), std::string::npos) << md;
+}
+
+TEST(TableReport, OneCompactLinePerSkipAndNoFailure) {
+  const std::string t = render_table(with_skip(), false);
+  EXPECT_NE(t.find("\n  memcpy op=scale n=1024: skipped: cudaMemcpy only copies\n"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("\nmemcpy "), std::string::npos) << "a skip as a table row: " << t;
+  EXPECT_EQ(t.find("check failed"), t.rfind("check failed")) << "a skip shown as a failure: " << t;
+  bench::RunReport only_skips;
+  only_skips.records = {with_skip().records.back()};
+  EXPECT_EQ(render_table(only_skips, false),
+            "\n== bandwidth (speed-up over naive) ==\n"
+            "  memcpy op=scale n=1024: skipped: cudaMemcpy only copies\n");
+  EXPECT_FALSE(with_skip().records.back().verified);
+  EXPECT_TRUE(with_skip().any_failed());  // the failed record, not the skip
+  EXPECT_FALSE(only_skips.any_failed());
 }
 
 }  // namespace

@@ -96,7 +96,8 @@ struct Variant {
   ParamFn bytes;  // overrides the experiment's bytes when set
   ParamFn flops;
   std::function<std::optional<Prediction>(const Params&)> predict;
-  std::function<bool(const Params&)> applies;                      // empty: applies at every point
+  std::function<bool(const Params&)> applies;  // empty: applies at every point
+  std::string skip_reason;  // why it does not apply where `applies` is false (see only_if)
   std::function<void(Instance&, const Params&, Extras&)> inspect;  // after timing; may be empty
   // Non-empty: the variant is broken on purpose (e.g. a tiled kernel without its barrier) and
   // this says what its failed check teaches. Its failure is recorded, not counted: the run does
@@ -104,6 +105,9 @@ struct Variant {
   std::string expected_failure;
   bool applies_to(const Params& p) const { return !applies || applies(p); }
 };
+
+// The reason of a skip when the lesson's only_if gives none.
+inline constexpr const char* kDefaultSkipReason = "does not apply at this point";
 
 struct Experiment {
   std::string name;
@@ -260,10 +264,15 @@ class ExperimentBuilder {
     e_.variants.back().predict = std::move(fn);
     return *this;
   }
-  // The variant declared last runs only at points where `fn` is true (e.g. cudaMemcpy: op=copy).
-  ExperimentBuilder& only_if(std::function<bool(const Params&)> fn) {
+  // The variant declared last runs only at points where `fn` is true (e.g. cudaMemcpy: op=copy);
+  // elsewhere it is recorded as skipped with `reason` (e.g. "cudaMemcpy copies; op is not copy").
+  ExperimentBuilder& only_if(std::function<bool(const Params&)> fn, std::string reason) {
     e_.variants.back().applies = std::move(fn);
+    e_.variants.back().skip_reason = std::move(reason);
     return *this;
+  }
+  ExperimentBuilder& only_if(std::function<bool(const Params&)> fn) {
+    return only_if(std::move(fn), kDefaultSkipReason);
   }
   // The variant declared last is broken on purpose; `lesson` says what its failed check shows.
   ExperimentBuilder& expected_failure(std::string lesson) {

@@ -35,6 +35,8 @@ struct Record {
   // check caught it this time. Such a record never makes the run fail.
   std::string expected_failure;
   bool expected_failure_observed = false;
+  bool skipped = false;     // the variant does not apply at this point (its only_if)
+  std::string skip_reason;  // then: why (JSON "status": "skipped", "reason")
 
   Stats stats;            // milliseconds
   double bytes = 0;       // useful bytes (each input read once, each output written once)
@@ -80,6 +82,16 @@ struct RunReport {
   Context context;
   Ceiling memcpy_d2d;
   std::vector<Record> records;
+  bool cancelled = false;  // stopped by the caller's cancel flag; the records so far
+
+  // A record that was checked and failed (skipped records and variants broken on purpose are
+  // not failures).
+  bool any_failed() const {
+    for (const Record& r : records) {
+      if (!r.skipped && r.expected_failure.empty() && !r.verified) return true;
+    }
+    return false;
+  }
 };
 
 inline constexpr int kSchemaVersion = 1;

@@ -1,33 +1,32 @@
-// Runs experiments: for every axis point, set up once; for every variant, verify (poisoned
-// output, CPU reference) and only then time. Computes the metrics of each Record.
+// Runs planned experiments (plan.hpp): for every axis point, set up once; for every planned
+// variant, verify (poisoned output, CPU reference) and only then time; a skipped variant becomes
+// a record with its reason. Computes the metrics of each Record. Front ends call execute()
+// (plan.hpp), which drives a Runner.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/measure.hpp"
+#include "memlab/bench/plan.hpp"
 #include "memlab/bench/record.hpp"
 #include "memlab/cuda/stream.hpp"
 
 namespace memlab::bench {
 
-struct Plan {
-  const Experiment* experiment = nullptr;
-  std::vector<Params> points;
-  std::vector<const Variant*> variants;
-};
-
 struct RunOptions {
   MeasureOptions measure;
-  std::uint64_t seed = 0;
   bool verify_only = false;  // check every variant, time nothing (e.g. under ncu)
-  std::function<void(const std::string&)> progress;  // may be empty
+  ProgressFn progress;       // may be empty
+  std::size_t total = 0;     // measurements in the whole plan (ProgressEvent::total)
+  const std::atomic<bool>* cancel = nullptr;  // checked between measurements; may be null
 };
 
 // The seed of one axis point: the run's seed mixed with the experiment and the point.
@@ -45,8 +44,10 @@ class Runner {
   Ceiling measure_memcpy_ceiling(std::size_t bytes);
   void set_ceiling(const Ceiling& c) { ceiling_ = c; }
 
-  std::vector<Record> run(const Plan& plan);
+  // Appends the records of one experiment's plan to `out`; stops early when cancelled.
+  void run(const ExperimentPlan& plan, std::vector<Record>& out);
   bool any_failed() const { return failed_; }
+  bool cancelled() const;
 
  private:
   DeviceInfo device_;
@@ -55,6 +56,7 @@ class Runner {
   std::unique_ptr<L2Flusher> flusher_;
   Ceiling ceiling_;
   bool failed_ = false;
+  std::size_t index_ = 0;  // measurements so far
 };
 
 }  // namespace memlab::bench

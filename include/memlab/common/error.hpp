@@ -18,7 +18,12 @@ enum ExitCode : int {
   kExitOk = 0,
   kExitVerificationFailed = 1,  // also: a regression found by `memlab compare`
   kExitUsage = 2,
-  kExitCuda = 3,  // no CUDA device, or a CUDA error
+  kExitCuda = 3,      // no CUDA device, or a CUDA error
+  kExitInternal = 4,  // an internal error: a bug in memlab (logic_error, bad_alloc, JSON type, ...)
 };
+
+// Where an internal error asks to be reported (printed with the message of exit code 4).
+inline constexpr const char* kReportBugsAt =
+    "the memlab issue tracker (see README.md, 'Exit codes')";
 
 }  // namespace memlab
