@@ -210,6 +210,7 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
   const double flops = as->flops ? as->flops(p) : (x.flops ? x.flops(p) : 0.0);
   auto figures = [&](double median_ms) {
     json f = {{"median_ms", median_ms}};
+    if (!(median_ms > 0)) return f;  // not timed (failed check): no rates
     if (bytes > 0) {
       f["gbps"] = bytes / (median_ms * 1e-3) / 1e9;
       f["pct_memcpy"] = 100.0 * f["gbps"].get<double>() / ceiling.gbps;
@@ -223,6 +224,7 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
   json variants = json::array();
   const json* best = nullptr;
   for (const bench::Record& r : records) {
+    if (r.skipped) continue;  // does not apply at this point (e.g. cudaMemset for op=copy)
     json v = figures(r.timed ? r.stats.median : 0.0);
     v["variant"] = r.variant;
     v["description"] = r.description;

@@ -10,11 +10,24 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 namespace memlab::exercise {
 
+namespace {
+std::mutex g_stragglers_mutex;
+std::vector<pid_t> g_stragglers;  // workers run_process had to leave unreaped
+}  // namespace
+
+void reap_stragglers() {
+  const std::lock_guard<std::mutex> lock(g_stragglers_mutex);
+  std::erase_if(g_stragglers, [](pid_t pid) { return waitpid(pid, nullptr, WNOHANG) != 0; });
+}
+
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& stdin_path,
                           double timeout_s, std::size_t output_limit) {
+  reap_stragglers();  // workers an earlier call could not wait for
   ProcessResult r;
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) {
@@ -49,17 +62,26 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   close(out[1]);
   r.started = true;
   const auto deadline = t0 + std::chrono::duration<double>(timeout_s);
+  // A worker that has closed its output (it reported, then _exit) may still take a while to
+  // leave: the driver tears down its context, and a kernel spinning in an endless loop must be
+  // stopped first. Give it a grace, then SIGKILL, then stop waiting: the parent never blocks on
+  // a child that the kernel cannot reap yet (it is reaped by a later waitpid, see reap_stragglers).
+  constexpr std::chrono::seconds kGrace{10};
+  std::chrono::steady_clock::time_point eof_at{};
   bool open_fd = true;
+  bool killed = false;
   char buf[4096];
   int status = 0;
   bool reaped = false;
   while (open_fd || !reaped) {
     const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) {
+    if (now >= deadline && !killed) {
       kill(-pid, SIGKILL);
       kill(pid, SIGKILL);
-      r.timed_out = true;
-      break;
+      killed = true;
+      r.timed_out = open_fd;  // still running and writing: the limit stopped it
+      eof_at = open_fd ? now : eof_at;
+      open_fd = false;
     }
     if (!open_fd) {
       const pid_t w = waitpid(pid, &status, WNOHANG);
@@ -67,6 +89,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
         reaped = true;
         break;
       }
+      if (!killed && now - eof_at > kGrace) {
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+        killed = true;
+      }
+      if (now - eof_at > 2 * kGrace) break;  // not reapable yet; do not hang the caller
       usleep(2000);
       continue;
     }
@@ -78,6 +106,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
       const ssize_t n = read(out[0], buf, sizeof buf);
       if (n <= 0) {
         open_fd = false;
+        eof_at = std::chrono::steady_clock::now();
       } else {
         const auto room = output_limit > r.output.size() ? output_limit - r.output.size() : 0;
         const auto take = std::min<std::size_t>(room, static_cast<std::size_t>(n));
@@ -87,15 +116,13 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
     }
   }
   close(out[0]);
-  if (!reaped) {
-    if (!r.timed_out) {
-      kill(-pid, SIGKILL);
-      kill(pid, SIGKILL);
-    }
-    waitpid(pid, &status, 0);
+  r.unreaped = !reaped;
+  if (r.unreaped) {
+    const std::lock_guard<std::mutex> lock(g_stragglers_mutex);
+    g_stragglers.push_back(pid);
   }
   kill(-pid, SIGKILL);  // leftovers of the group (a sanitizer's helper), if any
-  if (!r.timed_out) {
+  if (reaped && !r.timed_out) {
     if (WIFEXITED(status)) {
       r.exited = true;
       r.exit_status = WEXITSTATUS(status);

@@ -18,8 +18,12 @@ struct ProcessResult {
   int signal = 0;       // when killed by a signal (other than our SIGKILL at the limit)
   std::string output;   // stdout + stderr, at most output_limit bytes
   bool output_truncated = false;
+  bool unreaped = false;  // closed its output but had not exited 20 s later (killed, left)
   double wall_s = 0;
 };
+
+// Reaps children that an earlier run_process had to leave (unreaped); called by run_process.
+void reap_stragglers();
 
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& stdin_path,
                           double timeout_s, std::size_t output_limit);
