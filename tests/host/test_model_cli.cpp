@@ -163,29 +163,30 @@ TEST(ModelCli, RooflineAndOccupancy) {
 
 TEST(ModelCli, BadInputsThrowUsageError) {
   EXPECT_EQ(usage_error({"model", "coalescing", "--pattern", "strided", "--stride", "0"}),
-            "stride: must be >= 1 (got 0)");
+            "--stride: must be in [1, 2^48] (got 0)");
   EXPECT_EQ(usage_error({"model", "coalescing", "--elem-size", "3"}),
-            "elem_size: must be 1, 2, 4, 8 or 16 bytes (got 3)");
+            "--elem-size: must be 1, 2, 4, 8 or 16 bytes (got 3)");
   EXPECT_EQ(usage_error({"model", "coalescing", "--pattern", "zigzag"}),
-            "pattern: must be one of linear, strided, offset, random, aos, row, column (got "
-            "'zigzag')");
+            "--pattern: must be one of linear, strided, offset, random, aos, row or column "
+            "(got 'zigzag')");
   EXPECT_EQ(usage_error({"model", "banks", "--indices", "1,2,3"}),
-            "indices: must list 32 element indices (got 3)");
+            "--indices: must list 32 element indices (got 3)");
   EXPECT_EQ(usage_error({"model", "tiling", "--mask", "4"}),
-            "mask: must be an odd width >= 1 (got 4)");
-  EXPECT_EQ(usage_error({"model", "timeline", "--streams", "0"}), "streams: must be >= 1 (got 0)");
+            "--mask: must be an odd width >= 1 (got 4)");
+  EXPECT_EQ(usage_error({"model", "timeline", "--streams", "0"}),
+            "--streams: must be in [1, 1024] (got 0)");
   EXPECT_EQ(usage_error({"model", "timeline", "--segment", "1,2"}),
-            "segment: must be three durations H2D,KERNEL,D2H (got '1,2')");
+            "--segment: must be three durations H2D,KERNEL,D2H (got '1,2')");
   EXPECT_EQ(usage_error({"model", "timeline", "--segment", "1,x,2"}),
-            "segment: must be three durations H2D,KERNEL,D2H (got '1,x,2')");
+            "--segment: must be three durations H2D,KERNEL,D2H (got '1,x,2')");
   EXPECT_EQ(usage_error({"model", "timeline", "--order", "random"}),
-            "order: must be depth, breadth or rounds (got 'random')");
+            "--order: must be one of depth, breadth or rounds (got 'random')");
   EXPECT_EQ(usage_error({"model", "roofline", "--peak-flops", "0"}),
-            "peak_flops: must be a finite number > 0 (got 0)");
+            "--peak-flops: must be in [1, 1e+30] (got 0)");
   EXPECT_EQ(usage_error({"model", "occupancy", "--threads", "2048"}),
-            "threads_per_block: must be in [1, 1024] (got 2048)");
+            "--threads: must be in [1, 1024] (got 2048)");
   EXPECT_EQ(usage_error({"model", "occupancy", "--smem", "300000"}),
-            "smem_per_block: must be in [0, 232448] (got 300000)");
+            "--smem: must be in [0, 232448] (got 300000)");
 }
 
 TEST(ModelCli, ParserErrorsAreCliErrors) {
