@@ -11,6 +11,7 @@
 #include <random>
 
 #include "memlab/bench/experiment.hpp"
+#include "memlab/bench/repeat.hpp"
 #include "memlab/bench/runner.hpp"
 #include "memlab/cli/commands.hpp"
 #include "memlab/common/error.hpp"
@@ -34,6 +35,7 @@ struct RunArgs {
   double noise = 0.005;
   double budget = -1;  // seconds; -1 = default for the mode
   int device = 0;
+  int repeat = 1;  // --repeat K: run the plan K times, report run-to-run spread
 };
 
 std::string utc_now() {
@@ -184,6 +186,9 @@ int run(const RunArgs& a, const std::string& command_line) {
     throw UsageError(
         fmt::format("--budget: {} is out of range; accepted: seconds in (0, 600]", a.budget));
   }
+  if (a.repeat < 1 || a.repeat > 100) {
+    throw UsageError(fmt::format("--repeat: {} is out of range; accepted: 1..100", a.repeat));
+  }
   std::uint64_t seed = 0;
   if (a.seed.empty()) {
     seed = (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
@@ -272,6 +277,16 @@ int run(const RunArgs& a, const std::string& command_line) {
     auto records = runner.run(p);
     for (auto& r : records) report.records.push_back(std::move(r));
   }
+  if (a.repeat > 1 && !a.verify_only) {
+    std::vector<std::vector<bench::Record>> others;
+    for (int k = 1; k < a.repeat; ++k) {
+      std::vector<bench::Record>& run_k = others.emplace_back();
+      for (const auto& p : plans) {
+        for (auto& r : runner.run(p)) run_k.push_back(std::move(r));
+      }
+    }
+    bench::attach_repeats(report.records, others);
+  }
   if (tty_err) std::cerr << "\r\x1b[K" << std::flush;
   if (auto clocks = read_live_clocks(device)) {
     c.sm_clock_mhz_end = clocks->sm_mhz;
@@ -310,6 +325,8 @@ void add_run_command(CLI::App& app, int& exit_code, const std::string& command_l
                   "Stop when the relative standard error of the mean is below this");
   cmd->add_option("--budget", args->budget, "Seconds per measurement once min-samples are taken");
   cmd->add_option("-d,--device", args->device, "CUDA device ordinal");
+  cmd->add_option("--repeat", args->repeat,
+                  "Run the whole plan K times; report each record's run-to-run spread (1..100)");
   cmd->callback([args, &exit_code, command_line] { exit_code = run(*args, command_line); });
 }
 
