@@ -4,16 +4,21 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <set>
 
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/repeat.hpp"
 #include "memlab/bench/runner.hpp"
+#include "memlab/bench/seed.hpp"
 #include "memlab/cli/commands.hpp"
+#include "memlab/cli/non_empty.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/device.hpp"
 #include "memlab/report/report.hpp"
@@ -25,15 +30,19 @@ namespace {
 struct RunArgs {
   std::vector<std::string> experiments;
   std::string variants;
+  bool variants_given = false;  // -v '' is an error, not "all variants"
   std::vector<std::string> axes;
   bool quick = false;
   bool warm = false;
   bool verify_only = false;
   std::string json, csv, md;
+  std::set<std::string> given;  // output options given on the command line (even as '')
   std::string seed;
+  bool seed_given = false;  // --seed '' is an error, not "a random seed"
   int min_samples = 10;
   double noise = 0.005;
-  double budget = -1;  // seconds; -1 = default for the mode
+  double budget = 0;  // seconds; only when budget_given (else the mode's default)
+  bool budget_given = false;
   int device = 0;
   int repeat = 1;  // --repeat K: run the plan K times, report run-to-run spread
 };
@@ -60,6 +69,28 @@ void write_file(const std::string& path, const std::string& text, const char* op
   if (!f) throw UsageError(fmt::format("{}: cannot write '{}'", option, path));
 }
 
+// An output path must be writable before anything runs: a long run must not end in "cannot
+// write". Checks the folder (exists, writable) and that the path is not a folder.
+void check_writable(const std::string& path, const char* option) {
+  if (path.empty()) {
+    throw UsageError(fmt::format("{}: '' is not a file name; accepted: a writable path", option));
+  }
+  const std::filesystem::path p(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(p, ec)) {
+    throw UsageError(
+        fmt::format("{}: '{}' is a folder; accepted: a writable file path", option, path));
+  }
+  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : ".";
+  if (!std::filesystem::is_directory(dir, ec) || access(dir.c_str(), W_OK) != 0 ||
+      (std::filesystem::exists(p, ec) && access(p.c_str(), W_OK) != 0)) {
+    throw UsageError(
+        fmt::format("{}: cannot write '{}'; accepted: a path in an existing, "
+                    "writable folder",
+                    option, path));
+  }
+}
+
 // Everything that can be checked without a device: experiments, variants, axes, values.
 std::vector<bench::Plan> make_plans(const RunArgs& a) {
   std::vector<const bench::Experiment*> selected;
@@ -69,6 +100,10 @@ std::vector<bench::Plan> make_plans(const RunArgs& a) {
     }
   } else {
     for (const std::string& name : a.experiments) {
+      if (std::count(a.experiments.begin(), a.experiments.end(), name) > 1) {
+        throw UsageError(
+            fmt::format("experiment: '{}' is given twice; accepted: each experiment once", name));
+      }
       const bench::Experiment* e = bench::find_experiment(name);
       if (e == nullptr) {
         throw UsageError(
@@ -79,8 +114,12 @@ std::vector<bench::Plan> make_plans(const RunArgs& a) {
   }
   // Variant filter: "name" or "experiment:name".
   std::vector<std::string> filter;
-  if (!a.variants.empty()) filter = bench::split_list(a.variants, "-v/--variants");
+  if (a.variants_given) filter = bench::split_list(a.variants, "-v/--variants");
   for (const std::string& f : filter) {
+    if (std::count(filter.begin(), filter.end(), f) > 1) {
+      throw UsageError(
+          fmt::format("-v/--variants: '{}' is given twice; accepted: each variant once", f));
+    }
     bool found = false;
     std::string accepted;
     for (const auto* e : selected) {
@@ -182,7 +221,7 @@ int run(const RunArgs& a, const std::string& command_line) {
                     "e.g. 0.005",
                     a.noise));
   }
-  if (a.budget != -1 && !(a.budget > 0 && a.budget <= 600)) {
+  if (a.budget_given && !(a.budget > 0 && a.budget <= 600)) {
     throw UsageError(
         fmt::format("--budget: {} is out of range; accepted: seconds in (0, 600]", a.budget));
   }
@@ -190,11 +229,18 @@ int run(const RunArgs& a, const std::string& command_line) {
     throw UsageError(fmt::format("--repeat: {} is out of range; accepted: 1..100", a.repeat));
   }
   std::uint64_t seed = 0;
-  if (a.seed.empty()) {
+  if (!a.seed_given) {
     seed = (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
   } else {
-    seed = static_cast<std::uint64_t>(bench::parse_integer(a.seed, "--seed"));
+    seed = bench::parse_seed(a.seed, "--seed");
   }
+  if (a.device < 0) {
+    throw UsageError(
+        fmt::format("-d/--device: {} is not accepted; accepted: a device ordinal >= 0", a.device));
+  }
+  if (a.given.count("--json") != 0) check_writable(a.json, "--json");
+  if (a.given.count("--csv") != 0) check_writable(a.csv, "--csv");
+  if (a.given.count("--md") != 0) check_writable(a.md, "--md");
   const std::vector<bench::Plan> plans = make_plans(a);
   if (plans.empty()) throw UsageError("-v/--variants: no variant of the selected experiments left");
 
@@ -240,7 +286,7 @@ int run(const RunArgs& a, const std::string& command_line) {
   options.seed = seed;
   options.measure.min_samples = a.min_samples;
   options.measure.noise = a.noise;
-  options.measure.budget_s = a.budget > 0 ? a.budget : (a.quick ? 0.05 : 0.3);
+  options.measure.budget_s = a.budget_given ? a.budget : (a.quick ? 0.05 : 0.3);
   options.measure.flush_l2 = !a.warm && !a.verify_only;
   options.verify_only = a.verify_only;
   if (tty_err) {
@@ -310,7 +356,8 @@ void add_run_command(CLI::App& app, int& exit_code, const std::string& command_l
   auto* cmd = app.add_subcommand("run", "Verify and time experiments (default: the default suite)");
   cmd->add_option("experiments", args->experiments, "Experiments to run (see `memlab list`)");
   cmd->add_option("-v,--variants", args->variants,
-                  "Comma-separated variants (NAME or EXPERIMENT:NAME)");
+                  "Comma-separated variants (NAME or EXPERIMENT:NAME)")
+      ->each([args](const std::string&) { args->variants_given = true; });
   cmd->add_option("-a,--axis", args->axes, "Override an axis: NAME=V1,V2 (repeatable)");
   cmd->add_flag("--quick", args->quick, "Smaller sizes and a shorter time budget");
   cmd->add_flag("--warm", args->warm, "Do not flush the L2 between samples");
@@ -319,14 +366,22 @@ void add_run_command(CLI::App& app, int& exit_code, const std::string& command_l
   cmd->add_option("--json", args->json, "Write the results as JSON to this file");
   cmd->add_option("--csv", args->csv, "Write the results as CSV to this file");
   cmd->add_option("--md", args->md, "Write the results as markdown to this file");
-  cmd->add_option("--seed", args->seed, "Seed of the random inputs (default: random, reported)");
+  for (const char* name : {"--json", "--csv", "--md"}) {
+    cmd->get_option(name)->each([args, name](const std::string&) { args->given.insert(name); });
+  }
+  cmd->add_option("--seed", args->seed, "Seed of the random inputs (default: random, reported)")
+      ->each([args](const std::string&) { args->seed_given = true; });
   cmd->add_option("--min-samples", args->min_samples, "Samples at least (>= 10)");
   cmd->add_option("--noise", args->noise,
                   "Stop when the relative standard error of the mean is below this");
-  cmd->add_option("--budget", args->budget, "Seconds per measurement once min-samples are taken");
+  cmd->add_option("--budget", args->budget, "Seconds per measurement once min-samples are taken")
+      ->each([args](const std::string&) { args->budget_given = true; });
   cmd->add_option("-d,--device", args->device, "CUDA device ordinal");
   cmd->add_option("--repeat", args->repeat,
                   "Run the whole plan K times; report each record's run-to-run spread (1..100)");
+  for (const char* name : {"--min-samples", "--noise", "--budget", "--repeat", "--device"}) {
+    cmd->get_option(name)->check(non_empty());
+  }
   cmd->callback([args, &exit_code, command_line] { exit_code = run(*args, command_line); });
 }
 

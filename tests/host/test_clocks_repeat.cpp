@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
 #include "memlab/bench/clocks.hpp"
+#include "memlab/bench/params.hpp"
 #include "memlab/bench/repeat.hpp"
+#include "memlab/bench/seed.hpp"
+#include "memlab/common/error.hpp"
 
 namespace memlab::bench {
 namespace {
@@ -59,6 +62,23 @@ TEST(Repeat, SpreadIsMaxMinusMinOverTheMedianOfTheRuns) {
   EXPECT_NEAR(first[0].repeat->spread, 0.2, 1e-12);
   EXPECT_NEAR(first[1].repeat->spread, 0.1, 1e-12);
   EXPECT_FALSE(first[2].repeat);
+}
+
+TEST(Seed, DecimalDigitsOnlyUpToTwoToThe64) {
+  EXPECT_EQ(parse_seed("0", "--seed"), 0u);
+  EXPECT_EQ(parse_seed("18446744073709551615", "--seed"), UINT64_MAX);
+  EXPECT_EQ(parse_seed("9223372036854775808", "--seed"), std::uint64_t{1} << 63);
+  for (const char* bad : {"", "1Ki", "2^10", "-1", "+1", "18446744073709551616", "1.0", " 1",
+                          "0x10", "000000000000000000001"}) {
+    EXPECT_THROW(parse_seed(bad, "--seed"), UsageError) << bad;
+  }
+}
+
+TEST(Axes, DuplicatedValuesAreUsageErrors) {
+  AxisSpec n{"n", AxisSpec::Kind::Int, {"1"}, {}, 1, INT64_MAX, {}, ""};
+  EXPECT_THROW(expand_axes({n}, {{"n", {"1024", "1Ki"}}}, false), UsageError);
+  EXPECT_THROW(expand_axes({n}, {{"n", {"2", "2"}}}, false), UsageError);
+  EXPECT_EQ(expand_axes({n}, {{"n", {"1Ki", "2Ki"}}}, false).size(), 2u);
 }
 
 }  // namespace
