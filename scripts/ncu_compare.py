@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
-"""Compares Nsight Compute counters (scripts/device/ncu_models.sh) with memlab's models.
+"""Compares Nsight Compute counters with memlab's models and with memlab's own timings.
 
 Usage: scripts/ncu_compare.py NCU_CSV MEMLAB_JSON [--memlab build-ci/memlab] > table.md
+       scripts/ncu_compare.py --timing TIMED_JSON... --ncu NCU_CSV... [--min-us 100] > table.md
+
+Timing mode (scripts/device/ncu_compare.sh): memlab's median of every record >= --min-us against
+the sum of ncu's gpu__time_duration over the kernels launched inside the record's NVTX range
+("memlab:EXPERIMENT/VARIANT/POINT", renamed by ncu --print-nvtx-rename kernel), and the record's
+useful bytes against dram__bytes_read.sum + dram__bytes_write.sum.
+
 Each profiled launch is matched, in order, with the records of the verify-only run (one launch
 per variant and axis point). For coalescing kernels the model's sectors per request
 (memlab model coalescing) is compared with l1tex sectors / requests; for shared-memory kernels
@@ -10,8 +17,11 @@ the model's passes per request (memlab model banks) with wavefronts / instructio
 import argparse
 import csv
 import json
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
 def read_ncu(path):
@@ -43,6 +53,9 @@ def ratio(a, b):
 
 
 def main():
+    if "--timing" in sys.argv:
+        from ncu_timing import timing_main
+        return timing_main(sys.argv[1:])
     ap = argparse.ArgumentParser()
     ap.add_argument("csv")
     ap.add_argument("json")

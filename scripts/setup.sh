@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the missing Debian/Ubuntu packages, configures and builds memlab.
 # Usage: scripts/setup.sh [PRESET]   (default: "default"; CI uses "ci")
+#        scripts/setup.sh --fuzz     only the packages of scripts/fuzz.sh (clang 14 + libFuzzer,
+#                                    sanitizer runtimes), nothing built; the main build needs none
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${1:-default}"
@@ -8,6 +10,9 @@ preset="${1:-default}"
 # emscripten + nodejs: the WebAssembly models (wasm/; -DMEMLAB_WASM=OFF builds without them).
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev emscripten
   nodejs)
+if [ "$preset" = "--fuzz" ]; then
+  packages=(clang-14 libclang-rt-14-dev nlohmann-json3-dev libfmt-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -19,6 +24,8 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+[ "$preset" = "--fuzz" ] && exit 0
 
 if ! command -v nvcc >/dev/null 2>&1; then
   for d in /usr/local/cuda/bin /usr/local/cuda-*/bin; do

@@ -1,6 +1,7 @@
 // memlab: the command line. Thin: subcommands live in src/cli/.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <string>
 
 #include "memlab/cli/commands.hpp"
 #include "memlab/cli/errors.hpp"
@@ -29,6 +30,22 @@ int main(int argc, char** argv) {
   memlab::cli::add_compare_command(app, exit_code);
   memlab::cli::add_claims_command(app, exit_code);
   memlab::cli::add_exercise_command(app, exit_code);
+  // An unknown first word names itself (CLI11 would say only "A subcommand is required").
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (argc > 1 && first != "-h" && first != "--help" && first != "--version") {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+      found = found || sub->get_name() == first;
+    }
+    if (!found) {
+      std::cerr << "memlab: '" << first << "' is not "
+                << (!first.empty() && first[0] == '-' ? "an option" : "a command")
+                << "; accepted: " << known << ", --help, --version (see memlab --help)\n";
+      return memlab::kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -6,7 +6,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 
+#include "memlab/bench/seed.hpp"
 #include "memlab/common/error.hpp"
 
 namespace memlab::bench {
@@ -48,6 +50,22 @@ std::int64_t parse_integer(const std::string& text, const std::string& what) {
   }
   if (value > INT64_MAX / mult) return fail("in range");
   return value * mult;
+}
+
+std::uint64_t parse_seed(const std::string& text, const std::string& what) {
+  std::uint64_t value = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  const bool digits = !text.empty() && text.size() <= 20 &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+  auto [p, ec] = std::from_chars(first, last, value);
+  if (!digits || ec != std::errc() || p != last) {
+    throw UsageError(
+        fmt::format("{}: '{}' is not accepted; accepted: an integer in 0..{} "
+                    "(decimal digits, as memlab prints seeds)",
+                    what, text, UINT64_MAX));
+  }
+  return value;
 }
 
 std::string AxisSpec::accepted() const {
@@ -136,7 +154,7 @@ std::pair<std::string, std::vector<std::string>> parse_axis_override(const std::
         fmt::format("-a/--axis: '{}' is malformed; accepted: NAME=V1,V2,... (e.g. n=1Gi)", text));
   }
   std::string name = text.substr(0, eq);
-  return {name, split_list(text.substr(eq + 1), fmt::format("axis {}", name))};
+  return {name, split_list(text.substr(eq + 1), fmt::format("-a/--axis {}", name))};
 }
 
 std::vector<Params> expand_axes(const std::vector<AxisSpec>& axes,
@@ -146,7 +164,16 @@ std::vector<Params> expand_axes(const std::vector<AxisSpec>& axes,
   for (const AxisSpec& axis : axes) {
     std::vector<std::string> values;
     if (auto it = overrides.find(axis.name); it != overrides.end()) {
-      for (const auto& v : it->second) values.push_back(axis.validate(v));
+      for (std::size_t i = 0; i < it->second.size(); ++i) {
+        std::string v = axis.validate(it->second[i]);
+        if (auto dup = std::find(values.begin(), values.end(), v); dup != values.end()) {
+          const std::string& earlier = it->second[static_cast<std::size_t>(dup - values.begin())];
+          throw UsageError(fmt::format(
+              "axis {}: '{}' is given twice{}; accepted: each value once", axis.name, it->second[i],
+              earlier == it->second[i] ? "" : fmt::format(" (also as '{}')", earlier)));
+        }
+        values.push_back(std::move(v));
+      }
     } else {
       const auto& src = (quick && !axis.quick.empty()) ? axis.quick : axis.defaults;
       for (const auto& v : src) values.push_back(axis.validate(v));

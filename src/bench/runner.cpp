@@ -8,6 +8,8 @@
 
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/check.hpp"
+#include "memlab/cuda/clock_probe.hpp"
+#include "memlab/cuda/nvtx.hpp"
 
 namespace memlab::bench {
 
@@ -27,7 +29,10 @@ std::uint64_t point_seed(std::uint64_t seed, const std::string& experiment, cons
 Check verify_variant(const Experiment& e, Instance& instance, const Params& p, const Variant& v,
                      cudaStream_t stream) {
   e.poison(instance, p, stream);
-  v.run(instance, p, stream);
+  {
+    const NvtxRange range(fmt::format("memlab:{}/{}/{}", e.name, v.name, p.label()));
+    v.run(instance, p, stream);
+  }
   MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
   return e.check(instance, p, v.name);
 }
@@ -37,6 +42,7 @@ Runner::Runner(const DeviceInfo& device, RunOptions options)
   if (options_.measure.flush_l2) {
     flusher_ = std::make_unique<L2Flusher>(static_cast<std::size_t>(device_.l2_bytes));
   }
+  probe_ = make_clock_probe(device_);
 }
 
 Ceiling Runner::measure_memcpy_ceiling(std::size_t bytes) {
@@ -46,7 +52,7 @@ Ceiling Runner::measure_memcpy_ceiling(std::size_t bytes) {
     MEMLAB_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s));
   };
   Ceiling c;
-  c.stats = measure(work, stream_, options_.measure, flusher_.get());
+  c.stats = measure(work, stream_, options_.measure, flusher_.get(), probe_).stats;
   c.bytes = 2.0 * static_cast<double>(bytes);
   c.gbps = c.bytes / (c.stats.median * 1e-3) / 1e9;
   c.measured = true;
@@ -134,7 +140,13 @@ void Runner::run(const ExperimentPlan& plan, std::vector<Record>& out) {
         continue;
       }
       auto work = [&](cudaStream_t s) { v->run(*instance, p, s); };
-      r.stats = measure(work, stream_, mopt, flusher_.get());
+      Measurement m = measure(work, stream_, mopt, flusher_.get(), probe_);
+      r.stats = std::move(m.stats);
+      r.cold = m.cold;
+      r.batch = std::move(m.batch);
+      r.batch_launches = m.batch_launches;
+      r.clocks = m.clocks;
+      if (auto note = throttle_note(r.clocks); !note.empty()) r.notes.push_back(note);
       r.timed = true;
       const double seconds = r.stats.median * 1e-3;
       if (r.bytes > 0) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace memlab::bench {
 
@@ -27,6 +28,7 @@ Stats summarize(std::vector<double> samples) {
     for (double x : samples) ss += (x - s.mean) * (x - s.mean);
     s.stdev = std::sqrt(ss / static_cast<double>(s.samples - 1));
   }
+  s.values = std::move(samples);
   return s;
 }
 

@@ -7,6 +7,7 @@
 #include "memlab/bench/plan.hpp"
 #include "memlab/bench/record.hpp"
 #include "memlab/cli/commands.hpp"
+#include "memlab/cli/non_empty.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/device.hpp"
 #include "memlab/report/report.hpp"
@@ -18,7 +19,9 @@ void add_info_command(CLI::App& app, int& exit_code) {
                                  "Show the device: SMs, clocks, L2, shared memory, copy "
                                  "engines, theoretical peaks");
   auto device = std::make_shared<int>(0);
-  cmd->add_option("-d,--device", *device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  cmd->add_option("-d,--device", *device, "CUDA device ordinal")
+      ->check(non_empty())
+      ->check(CLI::NonNegativeNumber);
   cmd->callback([&exit_code, device] {
     std::string why;
     const int count = device_count_or_zero(&why);

@@ -6,10 +6,14 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <set>
 #include <utility>
 
 #include "memlab/bench/plan.hpp"
+#include "memlab/bench/repeat.hpp"
+#include "memlab/bench/seed.hpp"
 #include "memlab/cli/commands.hpp"
+#include "memlab/cli/non_empty.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/device.hpp"
 #include "memlab/report/output_file.hpp"
@@ -25,27 +29,44 @@ struct RunArgs {
   bool quick = false;
   bool warm = false;
   bool verify_only = false;
+  bool variants_given = false;  // -v '' is an error, not "all variants"
   std::string json, csv, md;
+  std::set<std::string> given;  // output options given on the command line (even as '')
   std::string seed;
+  bool seed_given = false;  // --seed '' is an error, not "a random seed"
   int min_samples = 10;
   double noise = 0.005;
-  double budget = -1;  // seconds; -1 = default for the mode
+  double budget = 0;  // seconds; only when budget_given (else the mode's default)
+  bool budget_given = false;
   int device = 0;
+  int repeat = 1;  // --repeat K: run the plan K times, report run-to-run spread
 };
 
 // The request as the user typed it: split the variant list, parse NAME=V1,V2 and the seed.
 bench::RunRequest to_request(const RunArgs& a) {
   bench::RunRequest r;
   r.experiments = a.experiments;
+  if (a.variants_given && a.variants.empty()) {
+    throw UsageError("-v/--variants: '' names no variant; accepted: NAME or EXPERIMENT:NAME, ...");
+  }
   if (!a.variants.empty()) r.variants = bench::split_list(a.variants, "-v/--variants");
   for (const std::string& text : a.axes) r.axes.push_back(bench::parse_axis_override(text));
   r.quick = a.quick;
   r.warm = a.warm;
   r.verify_only = a.verify_only;
-  if (!a.seed.empty()) r.seed = static_cast<std::uint64_t>(bench::parse_integer(a.seed, "--seed"));
+  if (a.seed_given) r.seed = bench::parse_seed(a.seed, "--seed");
   r.min_samples = a.min_samples;
   r.noise = a.noise;
-  if (a.budget != -1) r.budget_s = a.budget;
+  if (a.budget_given) {
+    if (!(a.budget > 0 && a.budget <= 600)) {
+      throw UsageError(
+          fmt::format("--budget: {} is out of range; accepted: seconds in (0, 600]", a.budget));
+    }
+    r.budget_s = a.budget;
+  }
+  if (a.repeat < 1 || a.repeat > 100) {
+    throw UsageError(fmt::format("--repeat: {} is out of range; accepted: 1..100", a.repeat));
+  }
   r.device = a.device;
   return r;
 }
@@ -56,6 +77,12 @@ struct Outputs {
 
 // Creates the output files now, before any GPU work: a bad path fails at once (exit 2).
 Outputs open_outputs(const RunArgs& a) {
+  for (const char* option : {"--json", "--csv", "--md"}) {
+    const std::string& path = option[2] == 'j' ? a.json : (option[2] == 'c' ? a.csv : a.md);
+    if (a.given.count(option) != 0 && path.empty()) {
+      throw UsageError(fmt::format("{}: '' is not a file name; accepted: a writable path", option));
+    }
+  }
   const std::pair<const std::string*, const char*> all[] = {
       {&a.json, "--json"}, {&a.csv, "--csv"}, {&a.md, "--md"}};
   for (std::size_t i = 0; i < 3; ++i) {
@@ -102,7 +129,15 @@ int run(const RunArgs& a, const std::string& command_line) {
       std::cerr << "\r\x1b[K[memlab] " << bench::format_progress(e) << std::flush;
     };
   }
-  const bench::RunReport report = bench::execute(plan, options, progress);
+  bench::RunReport report = bench::execute(plan, options, progress);
+  if (a.repeat > 1 && !a.verify_only && !report.cancelled) {
+    std::vector<std::vector<bench::Record>> others;
+    options.on_start = nullptr;
+    for (int k = 1; k < a.repeat; ++k) {
+      others.push_back(bench::execute(plan, options, progress).records);
+    }
+    bench::attach_repeats(report.records, others);
+  }
   if (tty_err) std::cerr << "\r\x1b[K" << std::flush;
   std::cout << report::render_table(report, tty_out);
   if (outputs.json.is_open()) outputs.json.write(report::render_json(report));
@@ -122,7 +157,8 @@ void add_run_command(CLI::App& app, int& exit_code, const std::string& command_l
   auto* cmd = app.add_subcommand("run", "Verify and time experiments (default: the default suite)");
   cmd->add_option("experiments", args->experiments, "Experiments to run (see `memlab list`)");
   cmd->add_option("-v,--variants", args->variants,
-                  "Comma-separated variants (NAME or EXPERIMENT:NAME)");
+                  "Comma-separated variants (NAME or EXPERIMENT:NAME)")
+      ->each([args](const std::string&) { args->variants_given = true; });
   cmd->add_option("-a,--axis", args->axes, "Override an axis: NAME=V1,V2 (repeatable)");
   cmd->add_flag("--quick", args->quick, "Smaller sizes and a shorter time budget");
   cmd->add_flag("--warm", args->warm, "Do not flush the L2 between samples");
@@ -131,12 +167,22 @@ void add_run_command(CLI::App& app, int& exit_code, const std::string& command_l
   cmd->add_option("--json", args->json, "Write the results as JSON to this file");
   cmd->add_option("--csv", args->csv, "Write the results as CSV to this file");
   cmd->add_option("--md", args->md, "Write the results as markdown to this file");
-  cmd->add_option("--seed", args->seed, "Seed of the random inputs (default: random, reported)");
+  for (const char* name : {"--json", "--csv", "--md"}) {
+    cmd->get_option(name)->each([args, name](const std::string&) { args->given.insert(name); });
+  }
+  cmd->add_option("--seed", args->seed, "Seed of the random inputs (default: random, reported)")
+      ->each([args](const std::string&) { args->seed_given = true; });
   cmd->add_option("--min-samples", args->min_samples, "Samples at least (>= 10)");
   cmd->add_option("--noise", args->noise,
                   "Stop when the relative standard error of the mean is below this");
-  cmd->add_option("--budget", args->budget, "Seconds per measurement once min-samples are taken");
+  cmd->add_option("--budget", args->budget, "Seconds per measurement once min-samples are taken")
+      ->each([args](const std::string&) { args->budget_given = true; });
   cmd->add_option("-d,--device", args->device, "CUDA device ordinal");
+  cmd->add_option("--repeat", args->repeat,
+                  "Run the whole plan K times; report each record's run-to-run spread (1..100)");
+  for (const char* name : {"--min-samples", "--noise", "--budget", "--repeat", "--device"}) {
+    cmd->get_option(name)->check(non_empty());
+  }
   cmd->callback([args, &exit_code, command_line] { exit_code = run(*args, command_line); });
 }
 

@@ -25,10 +25,6 @@ int fp32_lanes_per_sm(int cc_major, int cc_minor) {
   }
 }
 
-std::string cuda_version_string(int version) {
-  return fmt::format("{}.{}", version / 1000, (version % 1000) / 10);
-}
-
 int device_count_or_zero(std::string* why) {
   int count = 0;
   const cudaError_t code = cudaGetDeviceCount(&count);

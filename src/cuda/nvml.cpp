@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include "memlab/cuda/clock_probe.hpp"
 #include "memlab/cuda/device.hpp"
 
 namespace memlab {
@@ -23,6 +24,7 @@ struct Nvml {
   NvmlReturn (*link_width)(NvmlDevice, unsigned*) = nullptr;
   NvmlReturn (*max_link_gen)(NvmlDevice, unsigned*) = nullptr;
   NvmlReturn (*max_link_width)(NvmlDevice, unsigned*) = nullptr;
+  NvmlReturn (*reasons)(NvmlDevice, unsigned long long*) = nullptr;
   bool ok = false;
 };
 
@@ -43,21 +45,48 @@ Nvml& nvml() {
     load(m.handle, m.link_width, "nvmlDeviceGetCurrPcieLinkWidth");
     load(m.handle, m.max_link_gen, "nvmlDeviceGetMaxPcieLinkGeneration");
     load(m.handle, m.max_link_width, "nvmlDeviceGetMaxPcieLinkWidth");
+    load(m.handle, m.reasons, "nvmlDeviceGetCurrentClocksEventReasons");
+    if (m.reasons == nullptr)
+      load(m.handle, m.reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
     m.ok = m.init != nullptr && m.by_bus_id != nullptr && m.clock != nullptr && m.init() == 0;
     return m;
   }();
   return n;
 }
 
+NvmlDevice device_handle(const DeviceInfo& device) {
+  const std::string bus_id =
+      fmt::format("{:08x}:{:02x}:{:02x}.0", device.pci_domain, device.pci_bus, device.pci_device);
+  NvmlDevice dev = nullptr;
+  if (nvml().by_bus_id(bus_id.c_str(), &dev) != 0) return nullptr;
+  return dev;
+}
+
 }  // namespace
+
+bench::ClockProbe make_clock_probe(const DeviceInfo& device) {
+  Nvml& n = nvml();
+  if (!n.ok) return {};
+  NvmlDevice dev = device_handle(device);
+  if (dev == nullptr) return {};
+  return [dev]() -> std::optional<bench::ClockSample> {
+    Nvml& m = nvml();
+    bench::ClockSample s;
+    unsigned v = 0;
+    if (m.clock(dev, kNvmlClockSm, &v) != 0) return std::nullopt;
+    s.sm_mhz = static_cast<int>(v);
+    if (m.clock(dev, kNvmlClockMem, &v) == 0) s.mem_mhz = static_cast<int>(v);
+    unsigned long long reasons = 0;
+    if (m.reasons != nullptr && m.reasons(dev, &reasons) == 0) s.reasons = reasons;
+    return s;
+  };
+}
 
 std::optional<LiveClocks> read_live_clocks(const DeviceInfo& device) {
   Nvml& n = nvml();
   if (!n.ok) return std::nullopt;
-  const std::string bus_id =
-      fmt::format("{:08x}:{:02x}:{:02x}.0", device.pci_domain, device.pci_bus, device.pci_device);
-  NvmlDevice dev = nullptr;
-  if (n.by_bus_id(bus_id.c_str(), &dev) != 0) return std::nullopt;
+  NvmlDevice dev = device_handle(device);
+  if (dev == nullptr) return std::nullopt;
   LiveClocks c;
   unsigned v = 0;
   if (n.clock(dev, kNvmlClockSm, &v) == 0) c.sm_mhz = static_cast<int>(v);

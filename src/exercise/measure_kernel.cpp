@@ -204,7 +204,8 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
   mo.flush_l2 = x.flush_l2;
   bench::L2Flusher flusher(static_cast<std::size_t>(device.l2_bytes));
   const bench::Stats s = bench::measure([&](cudaStream_t st) { enqueue(k, b, pp.launch, st); },
-                                        stream, mo, mo.flush_l2 ? &flusher : nullptr);
+                                        stream, mo, mo.flush_l2 ? &flusher : nullptr)
+                             .stats;
   const bench::Variant* as = x.find_variant(check_as);
   const double bytes = as->bytes ? as->bytes(p) : (x.bytes ? x.bytes(p) : 0.0);
   const double flops = as->flops ? as->flops(p) : (x.flops ? x.flops(p) : 0.0);

@@ -19,7 +19,8 @@ std::string render_csv(const bench::RunReport& report) {
   std::string out =
       "experiment,variant,params,verified,timed,median_ms,min_ms,max_ms,mean_ms,stdev_ms,samples,"
       "bytes,gbps,pct_peak,pct_memcpy,gflops,pct_fp32_peak,speedup,predicted_ms,"
-      "measured_over_predicted,fits_in_l2,status,reason\n";
+      "measured_over_predicted,fits_in_l2,timing,batch_median_ms,batch_launches,sm_min_mhz,"
+      "sm_max_mhz,throttled_probes,run_spread,status,reason\n";
   for (const bench::Record& r : report.records) {
     out += fmt::format("{},{},{},{},{},", quote(r.experiment), quote(r.variant),
                        quote(bench::format_point(r.params)), r.verified ? 1 : 0, r.timed ? 1 : 0);
@@ -39,6 +40,12 @@ std::string render_csv(const bench::RunReport& report) {
       out += ",,";
     }
     out += r.fits_in_l2 ? "1," : "0,";
+    out += r.timed ? (r.cold ? "cold," : "warm,") : ",";
+    out += r.batch ? fmt::format("{:.6g},{},", r.batch->median, r.batch_launches) : ",,";
+    out += r.clocks.probes > 0 ? fmt::format("{},{},{},", r.clocks.sm_min_mhz, r.clocks.sm_max_mhz,
+                                             r.clocks.throttled)
+                               : ",,,";
+    out += r.repeat ? fmt::format("{:.4g},", r.repeat->spread) : ",";
     // The last columns: "skipped" (the variant does not apply at the point; then the reason),
     // "failed", "verified" (--verify-only) or "timed".
     if (r.skipped) {

@@ -26,14 +26,28 @@ nlohmann::json device_json(const DeviceInfo& d) {
           {"peak_fp32_gflops", d.peak_fp32_flops() / 1e9}};
 }
 
-nlohmann::json stats_json(const bench::Stats& s) {
+nlohmann::json stats_json(const bench::Stats& s, const char* mode) {
   return {{"median_ms", s.median},
           {"min_ms", s.min},
           {"max_ms", s.max},
           {"mean_ms", s.mean},
           {"stdev_ms", s.stdev},
           {"samples", s.samples},
-          {"relative_stdev", s.relative_stdev()}};
+          {"relative_stdev", s.relative_stdev()},
+          {"mode", mode},
+          {"samples_ms", s.values}};
+}
+
+nlohmann::json clocks_json(const bench::ClockRange& c) {
+  if (c.probes == 0) return {{"probes", 0}, {"remeasured", c.remeasured}};
+  return {{"probes", c.probes},
+          {"sm_min_mhz", c.sm_min_mhz},
+          {"sm_max_mhz", c.sm_max_mhz},
+          {"mem_min_mhz", c.mem_min_mhz},
+          {"mem_max_mhz", c.mem_max_mhz},
+          {"throttled_probes", c.throttled},
+          {"throttle_reasons", bench::throttle_reason_names(c.reasons)},
+          {"remeasured", c.remeasured}};
 }
 
 // "skipped" (the variant does not apply at the point; see "reason"), "failed" (the check),
@@ -74,7 +88,7 @@ std::string render_json(const bench::RunReport& report) {
   if (report.memcpy_d2d.measured) {
     ceiling["bytes_read_plus_written"] = report.memcpy_d2d.bytes;
     ceiling["gbps"] = report.memcpy_d2d.gbps;
-    ceiling["stats"] = stats_json(report.memcpy_d2d.stats);
+    ceiling["stats"] = stats_json(report.memcpy_d2d.stats, c.cold ? "cold" : "warm");
   }
   j["ceilings"] = {{"memcpy_d2d", ceiling}};
   nlohmann::json records = nlohmann::json::array();
@@ -109,7 +123,18 @@ std::string render_json(const bench::RunReport& report) {
     }
     if (!r.extra_json.empty()) rec["extra"] = nlohmann::json::parse(r.extra_json);
     if (r.timed) {
-      rec["stats"] = stats_json(r.stats);
+      rec["stats"] = stats_json(r.stats, r.cold ? "cold" : "warm");
+      rec["timing"] = r.cold ? "cold" : "warm";
+      if (r.batch) {
+        rec["batch"] = stats_json(*r.batch, "batch");
+        rec["batch"]["launches_per_sample"] = r.batch_launches;
+      }
+      rec["clocks"] = clocks_json(r.clocks);
+      if (r.repeat) {
+        rec["repeat"] = {{"runs", r.repeat->medians_ms.size()},
+                         {"medians_ms", r.repeat->medians_ms},
+                         {"spread", r.repeat->spread}};
+      }
       rec["gbps"] = r.gbps;
       rec["pct_peak_bandwidth"] = r.pct_peak;
       rec["pct_memcpy"] = r.pct_memcpy;

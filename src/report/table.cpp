@@ -31,8 +31,17 @@ Cells experiment_cells(const std::vector<const bench::Record*>& records) {
   const bool any_pred = std::any_of(records.begin(), records.end(), [](const bench::Record* r) {
     return r->prediction && r->prediction->predicted_ms > 0;
   });
+  const bool any_batch = std::any_of(records.begin(), records.end(),
+                                     [](const bench::Record* r) { return r->batch.has_value(); });
+  const bool any_repeat = std::any_of(records.begin(), records.end(),
+                                      [](const bench::Record* r) { return r->repeat.has_value(); });
+  const bool cold = std::any_of(records.begin(), records.end(),
+                                [](const bench::Record* r) { return r->timed && r->cold; });
   Cells c;
-  c.header = {"variant", "point", "median", "+-stdev", "n", "GB/s", "%peak", "%memcpy"};
+  c.header = {"variant", "point", cold ? "median(cold)" : "median(warm)", "+-stdev", "n"};
+  if (any_batch) c.header.emplace_back("batch/launch");
+  if (any_repeat) c.header.emplace_back("run spread");
+  for (const char* h : {"GB/s", "%peak", "%memcpy"}) c.header.emplace_back(h);
   if (any_flops) {
     c.header.push_back("GFLOP/s");
     c.header.push_back("%fp32");
@@ -50,6 +59,12 @@ Cells experiment_cells(const std::vector<const bench::Record*>& records) {
       row.push_back(format_time_ms(r->stats.median));
       row.push_back(fmt::format("{:.1f}%", 100.0 * r->stats.relative_stdev()));
       row.push_back(std::to_string(r->stats.samples));
+      if (any_batch) row.push_back(r->batch ? format_time_ms(r->batch->median) : "-");
+      if (any_repeat) {
+        row.push_back(r->repeat ? fmt::format("{:.1f}% of {}", 100.0 * r->repeat->spread,
+                                              r->repeat->medians_ms.size())
+                                : "-");
+      }
       row.push_back(r->bytes > 0 ? fmt::format("{:.1f}", r->gbps) : "-");
       row.push_back(r->bytes > 0 ? fmt::format("{:.1f}", r->pct_peak) : "-");
       row.push_back(r->bytes > 0 && r->pct_memcpy > 0 ? fmt::format("{:.1f}", r->pct_memcpy) : "-");
@@ -59,7 +74,8 @@ Cells experiment_cells(const std::vector<const bench::Record*>& records) {
       }
       row.push_back(r->speedup ? fmt::format("{:.2f}x", *r->speedup) : "-");
     } else {
-      for (int i = 0; i < 6 + (any_flops ? 2 : 0) + 1; ++i) row.emplace_back("-");
+      const int n = 6 + (any_flops ? 2 : 0) + 1 + (any_batch ? 1 : 0) + (any_repeat ? 1 : 0);
+      for (int i = 0; i < n; ++i) row.emplace_back("-");
     }
     if (any_pred) {
       if (r->prediction && r->prediction->predicted_ms > 0) {
@@ -176,6 +192,19 @@ std::string render_table(const bench::RunReport& report, bool colour) {
       } else if (!r->verified) {
         out += fmt::format("  {} {}: check failed: {}\n", r->variant, r->seed, r->check_detail);
       }
+    }
+    for (const bench::Record* r : group) {
+      if (r->clocks.throttled > 0) {
+        out += fmt::format("  {} {}: {}\n", r->variant, bench::format_point(r->params),
+                           bench::throttle_note(r->clocks));
+      }
+    }
+    if (std::any_of(group.begin(), group.end(),
+                    [](const bench::Record* r) { return r->batch.has_value(); })) {
+      out +=
+          "  note: median(cold) has the L2 flushed before every launch; batch/launch is many "
+          "back-to-back launches between two events (launch gaps hidden, L2 warm), for "
+          "kernels under 50 us\n";
     }
     if (std::any_of(group.begin(), group.end(),
                     [](const bench::Record* r) { return r->fits_in_l2 && r->bytes > 0; })) {

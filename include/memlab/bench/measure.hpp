@@ -1,13 +1,23 @@
 // The measuring loop: CUDA events on a dedicated non-blocking stream, warm-up, at least
 // `min_samples` samples, stopping when the relative standard error of the mean falls under
-// `noise` or the time budget is spent; the L2 is flushed before every sample unless warm.
+// `noise` or the time budget is spent.
+//
+// Cold (the default): the L2 is flushed before every sample by a read-only pass over a clean
+// buffer larger than the L2, so the timed kernel finds neither its data nor dirty lines of anyone
+// else in the L2 (docs/ncu.md, "A clean cold L2"). Warm: no flush.
+// Batch: for kernels shorter than `batch_below_ms`, a second figure from many back-to-back
+// launches between two events (no flush in between: launch gaps hidden, L2 warm), per launch.
+// Clocks: an optional probe (NVML) is read after samples; a measurement whose probes saw
+// throttling too often is discarded and taken again (memlab/bench/clocks.hpp).
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 
+#include "memlab/bench/clocks.hpp"
 #include "memlab/bench/stats.hpp"
 #include "memlab/cuda/buffer.hpp"
 
@@ -20,21 +30,35 @@ struct MeasureOptions {
   double noise = 0.005;   // relative standard error of the mean to stop on
   double budget_s = 0.5;  // wall time per measurement, once min_samples are taken
   bool flush_l2 = true;
+  bool batch = true;               // offer the batch figure for short kernels
+  double batch_below_ms = 0.05;    // ... when the cold/warm median is below this
+  double batch_target_ms = 2.0;    // launches per batch sample: about this long in total
+  double probe_interval_s = 1e-3;  // at most one clock probe per interval (and one per sample)
 };
 
-// Writes a buffer of twice the L2 size so that the next sample starts with a cold cache.
+// Reads (never writes) a buffer of twice the L2, initialised once and cleaned at construction.
 class L2Flusher {
  public:
   explicit L2Flusher(std::size_t l2_bytes);
   void flush(cudaStream_t stream);
+  std::size_t bytes() const { return scratch_.size(); }
 
  private:
   DeviceBuffer<unsigned char> scratch_;
-  int value_ = 0;
+  DeviceBuffer<unsigned> sink_;
 };
 
-// Times `work` (which enqueues its GPU work on the given stream). Returns milliseconds.
-Stats measure(const std::function<void(cudaStream_t)>& work, cudaStream_t stream,
-              const MeasureOptions& options, L2Flusher* flusher);
+struct Measurement {
+  Stats stats;                 // milliseconds; cold when flushed, else warm
+  bool cold = false;           // the L2 was flushed before every sample of `stats`
+  std::optional<Stats> batch;  // milliseconds per launch, batch mode (short kernels only)
+  int batch_launches = 0;      // launches between the two events of one batch sample
+  ClockRange clocks;
+};
+
+// Times `work` (which enqueues its GPU work on the given stream).
+Measurement measure(const std::function<void(cudaStream_t)>& work, cudaStream_t stream,
+                    const MeasureOptions& options, L2Flusher* flusher,
+                    const ClockProbe& probe = {});
 
 }  // namespace memlab::bench

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "memlab/bench/clocks.hpp"
 #include "memlab/bench/stats.hpp"
 #include "memlab/cuda/device_info.hpp"
 
@@ -18,6 +19,12 @@ struct PredictionRecord {
   double predicted_ms = 0;  // the model's time
   double measured_ms = 0;   // the median
   double ratio = 0;         // measured / predicted (1.0 = the model is exact)
+};
+
+// `memlab run --repeat K`: the median of each of the K runs of one record.
+struct RepeatSpread {
+  std::vector<double> medians_ms;  // run 1 first
+  double spread = 0;               // (max - min) / median of the medians
 };
 
 struct Record {
@@ -38,7 +45,12 @@ struct Record {
   bool skipped = false;     // the variant does not apply at this point (its only_if)
   std::string skip_reason;  // then: why (JSON "status": "skipped", "reason")
 
-  Stats stats;            // milliseconds
+  Stats stats;                 // milliseconds; "cold" (L2 flushed before every sample) or "warm"
+  bool cold = false;           // which of the two `stats` is
+  std::optional<Stats> batch;  // "batch": per launch, many launches between two events
+  int batch_launches = 0;
+  ClockRange clocks;  // NVML clocks and throttling while measuring (probes == 0: unknown)
+  std::optional<RepeatSpread> repeat;
   double bytes = 0;       // useful bytes (each input read once, each output written once)
   double flops = 0;       // 0 when arithmetic does not matter
   double gbps = 0;        // bytes / median, 1e9 B/s

@@ -54,6 +54,7 @@ class Runner {
   RunOptions options_;
   Stream stream_;
   std::unique_ptr<L2Flusher> flusher_;
+  ClockProbe probe_;
   Ceiling ceiling_;
   bool failed_ = false;
   std::size_t index_ = 0;  // measurements so far

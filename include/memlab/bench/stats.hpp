@@ -13,6 +13,7 @@ struct Stats {
   double mean = 0;
   double stdev = 0;  // sample standard deviation (n - 1); 0 for one sample
   std::size_t samples = 0;
+  std::vector<double> values;  // every sample, ascending (what `memlab compare` tests on)
 
   // Relative standard error of the mean: stdev / mean / sqrt(n). The noise the loop stops on.
   double relative_error() const;
