@@ -126,10 +126,12 @@ bench::Experiment make() {
      }).predict(streaming_model);
     switch (id) {  // the ceilings apply to one op each; the kernels to every op
       case Variant::CudaMemcpy:
-        b.only_if([](const Params& p) { return op_of(p) == Op::Copy; });
+        b.only_if([](const Params& p) { return op_of(p) == Op::Copy; },
+                  "cudaMemcpy is the copy ceiling: op=copy only");
         break;
       case Variant::CudaMemset:
-        b.only_if([](const Params& p) { return op_of(p) == Op::Fill; });
+        b.only_if([](const Params& p) { return op_of(p) == Op::Fill; },
+                  "cudaMemset is the write-only ceiling: op=fill only");
         break;
       case Variant::ElemF1:
       case Variant::GridstrideF1:

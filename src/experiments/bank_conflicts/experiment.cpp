@@ -151,7 +151,8 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
     case Variant::Col32x32:
     case Variant::Col32x33:
     case Variant::Broadcast:  // fixed read patterns: the stride axis does not apply
-      b.only_if([](const Params& p) { return !write_of(p) && p.n("stride") == 1; });
+      b.only_if([](const Params& p) { return !write_of(p) && p.n("stride") == 1; },
+                "a fixed read pattern: runs once, at access=read stride=1");
       break;
   }
 }

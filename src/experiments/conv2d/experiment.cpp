@@ -193,12 +193,13 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
     case Variant::TiledInput:
     case Variant::TiledOutput:
     case Variant::Register:  // the random K x K mask (separable=no) only
-      b.predict(roofline).only_if([](const Params& p) { return !separable_of(p); });
+      b.predict(roofline).only_if([](const Params& p) { return !separable_of(p); },
+                                  "runs the random K x K mask: separable=no only");
       break;
     case Variant::Separable:  // the col x row mask only, 2 K instead of K^2 FMAs per pixel
-      b.predict(separable_model).only_if(separable_of).variant_flops([](const Params& p) {
-        return 4.0 * mask_of(p) * pixels(p);
-      });
+      b.predict(separable_model)
+          .only_if(separable_of, "needs a col x row mask: separable=yes only")
+          .variant_flops([](const Params& p) { return 4.0 * mask_of(p) * pixels(p); });
       break;
   }
 }

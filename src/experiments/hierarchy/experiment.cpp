@@ -204,30 +204,35 @@ bench::Experiment make() {
         .inspect([v](State& st, const Params&, bench::Extras& x) { inspect(st, v, x); });
     switch (v) {
       case Variant::ChaseShared:
-        b.only_if([](const Params& p) { return p.n("ws") <= kMaxSharedWs; });
+        b.only_if([](const Params& p) { return p.n("ws") <= kMaxSharedWs; },
+                  "the shared-memory chain fits one block's shared memory: ws <= 32 KiB");
         break;
       case Variant::ChaseRegister:
-        b.only_if([](const Params& p) { return p.n("ws") <= 16384; });
+        b.only_if([](const Params& p) { return p.n("ws") <= 16384; },
+                  "registers have no working set: measured once, at ws <= 16 KiB");
         break;
       case Variant::ChaseHost:
-        b.only_if([](const Params& p) { return p.n("ws") <= kMaxHostWs; });
+        b.only_if([](const Params& p) { return p.n("ws") <= kMaxHostWs; },
+                  "each PCIe load takes ~1 us: host-mapped chains at ws <= 1 MiB only");
         break;
       case Variant::AtomicChain:
-        b.only_if([](const Params& p) { return p.n("ws") <= (std::int64_t{1} << 27); });
+        b.only_if([](const Params& p) { return p.n("ws") <= (std::int64_t{1} << 27); },
+                  "atomic chains up to ws = 128 MiB (the L2 and just beyond)");
         break;
       case Variant::ReadCa:
-        b.only_if([](const Params& p) { return p.n("ws") <= kMaxReadCaWs; });
+        b.only_if([](const Params& p) { return p.n("ws") <= kMaxReadCaWs; },
+                  "every block reads the whole window: ws <= 8 MiB only");
         break;
       case Variant::ReadCg:
-        b.only_if([](const Params& p) {
-           return p.n("ws") >= kMinReadCgWs;
-         }).predict([](const Params& p) -> std::optional<bench::Prediction> {
-          if (p.n("ws") < (std::int64_t{1} << 29)) return std::nullopt;
-          bench::Prediction pr;
-          pr.model = "streaming: the window is far larger than L2, every byte from HBM";
-          pr.dram_bytes = read_bytes(Variant::ReadCg, p);
-          return pr;
-        });
+        b.only_if([](const Params& p) { return p.n("ws") >= kMinReadCgWs; },
+                  "the grid splits the window: ws >= 1 MiB only")
+            .predict([](const Params& p) -> std::optional<bench::Prediction> {
+              if (p.n("ws") < (std::int64_t{1} << 29)) return std::nullopt;
+              bench::Prediction pr;
+              pr.model = "streaming: the window is far larger than L2, every byte from HBM";
+              pr.dram_bytes = read_bytes(Variant::ReadCg, p);
+              return pr;
+            });
         break;
       case Variant::ChaseCa:
       case Variant::ChaseCg:

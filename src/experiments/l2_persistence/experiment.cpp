@@ -247,9 +247,11 @@ bench::Experiment make() {
         .predict([v](const Params& p) { return predict(v, p); })
         .inspect(inspect);
     if (v == Variant::kPersisting || v == Variant::kStreaming) {
-      b.only_if([](const Params&) {
-        return device_count_or_zero() == 0 || limits().max_persisting > 0;  // plan: listed
-      });
+      b.only_if(
+          [](const Params&) {
+            return device_count_or_zero() == 0 || limits().max_persisting > 0;  // plan: listed
+          },
+          "this GPU has no persisting L2 set-aside (cudaDevAttrMaxPersistingL2CacheSize is 0)");
     }
   }
   b.baseline("no_window");

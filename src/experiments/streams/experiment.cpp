@@ -224,7 +224,7 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
             })
       .predict([v](const Params& p) { return predict(p, v); })
       .inspect([v](State& st, const Params& p, bench::Extras& x) { inspect(st, p, v, x); });
-  if (pageable(v)) b.only_if(pageable_applies);
+  if (pageable(v)) b.only_if(pageable_applies, "the pageable pitfall is shown at streams=4 only");
 }
 
 double pcie_bytes(const Params& p) {

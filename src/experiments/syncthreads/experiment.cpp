@@ -127,7 +127,8 @@ bench::Experiment make() {
     b.variant(info.name, info.description,
               [v](State& st, const Params&, cudaStream_t s) { run(st, v, s); });
     if (is_matmul(v)) {
-      b.only_if([](const Params& p) { return p.n("block") == kTile * kTile; })
+      b.only_if([](const Params& p) { return p.n("block") == kTile * kTile; },
+                "the tiled product needs one thread per tile element: block=256 only")
           .variant_bytes([](const Params& p) {
             const double n = static_cast<double>(p.n("n"));
             return 12.0 * n * n;

@@ -248,7 +248,8 @@ bench::Experiment make() {
      }).predict(predict);
     if (v == Variant::kMmaSync) {
       // mma.sync BF16/TF32 needs sm_80; without a device (the plan) the variant is listed.
-      b.only_if([](const Params&) { return device_count_or_zero() == 0 || caps().cc_major >= 8; });
+      b.only_if([](const Params&) { return device_count_or_zero() == 0 || caps().cc_major >= 8; },
+                "mma.sync with BF16/TF32 needs compute capability 8.0 or newer");
     }
   }
   b.baseline("cublas");
