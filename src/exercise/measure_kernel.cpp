@@ -102,6 +102,11 @@ void check_launch_fits(const LearnerKernel& k, const Launch& l) {
   }
 }
 
+std::function<void()>& timeout_hook() {
+  static std::function<void()> hook;
+  return hook;
+}
+
 double median_of(const json& rec) {
   return rec.value("median_ms", 0.0);
 }
@@ -130,6 +135,10 @@ LearnerKernel load_learner_kernel(const Exercise& e, const std::string& source,
   return k;
 }
 
+void set_timeout_hook(std::function<void()> hook) {
+  timeout_hook() = std::move(hook);
+}
+
 void launch_learner(const LearnerKernel& k, const Exercise& e, const bench::Experiment& x,
                     bench::Instance& inst, const PlannedPoint& pp, cudaStream_t stream,
                     double deadline_s, bool poison) {
@@ -145,6 +154,7 @@ void launch_learner(const LearnerKernel& k, const Exercise& e, const bench::Expe
     if (q == cudaSuccess) break;
     if (q != cudaErrorNotReady) MEMLAB_CUDA_CHECK(q);
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > deadline_s) {
+      if (timeout_hook()) timeout_hook()();  // does not return
       throw LearnerError("timeout", "");
     }
     std::this_thread::sleep_for(std::chrono::microseconds(200));

@@ -36,8 +36,14 @@ struct LearnerKernel {
 LearnerKernel load_learner_kernel(const Exercise& e, const std::string& source,
                                   const std::string& file_name, const DeviceInfo& device);
 
+// Called when a launch of the learner's kernel outlives its deadline, before anything else runs:
+// the worker reports the timeout and leaves with _exit. Unwinding instead would run the lesson's
+// buffer destructors, whose cudaFree waits for the endless kernel (seen on the H200: the worker
+// spun until the parent's limit). Empty: launch_learner throws.
+void set_timeout_hook(std::function<void()> hook);
+
 // Poisons the lesson's outputs (when `poison`), launches once and waits at most `deadline_s`;
-// throws LearnerError("timeout", ...) when the kernel is still running then.
+// then calls the timeout hook, or throws LearnerError("timeout", ...) when there is none.
 void launch_learner(const LearnerKernel& k, const Exercise& e, const bench::Experiment& x,
                     bench::Instance& inst, const PlannedPoint& pp, cudaStream_t stream,
                     double deadline_s, bool poison);

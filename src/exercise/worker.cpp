@@ -50,6 +50,13 @@ class Events {
   std::FILE* f_;
 };
 
+std::string timeout_message(double deadline_s, const std::string& where) {
+  return fmt::format(
+      "your kernel did not finish within {:g} s while {}: an endless loop, or threads waiting at "
+      "a __syncthreads() that others never reach?",
+      deadline_s, where);
+}
+
 // What a CUDA error from the learner's kernel means, in one sentence.
 std::string explain(cudaError_t code) {
   switch (code) {
@@ -112,6 +119,11 @@ int run(const std::string& dir) {
     ev.write({{"event", "start"}, {"device", dev.name}, {"kernel", k.info}});
     r["kernel"] = k.info;
     const double deadline_s = req.value("kernel_timeout_s", 10.0);
+    set_timeout_hook([&ev, &r, &where, deadline_s] {
+      ev.result(r, "timeout", timeout_message(deadline_s, where));
+      std::fflush(nullptr);
+      _exit(0);  // the driver ends the running kernel with the process; no cudaFree waits for it
+    });
     const Plan plan = make_plan(e);
     Stream stream;
     const std::uint64_t seed = 0x5eedULL;
@@ -160,10 +172,7 @@ int run(const std::string& dir) {
     return 0;
   } catch (const LearnerError& ex) {
     if (ex.status() == "timeout") {
-      ev.result(r, "timeout",
-                fmt::format("your kernel did not finish within {:g} s while {}: an endless loop, "
-                            "or threads waiting at a __syncthreads() that others never reach?",
-                            req.value("kernel_timeout_s", 10.0), where));
+      ev.result(r, "timeout", timeout_message(req.value("kernel_timeout_s", 10.0), where));
       std::fflush(nullptr);
       _exit(0);  // the driver ends the running kernel with the process
     }
