@@ -4,6 +4,7 @@
 
 #include "memlab/cli/commands.hpp"
 #include "memlab/cli/model_command.hpp"
+#include "memlab/cli/web_commands.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/check.hpp"
 #include "memlab/version.hpp"
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   memlab::cli::add_run_command(app, exit_code, command_line);
   memlab::cli::add_model_command(app, exit_code);
   memlab::cli::add_compare_command(app, exit_code);
+  memlab::cli::add_web_commands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
