@@ -5,6 +5,7 @@
 #include "memlab/cli/commands.hpp"
 #include "memlab/cli/errors.hpp"
 #include "memlab/cli/model_command.hpp"
+#include "memlab/cli/web_commands.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/exercise/engine.hpp"
 #include "memlab/version.hpp"
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   memlab::cli::add_compare_command(app, exit_code);
   memlab::cli::add_claims_command(app, exit_code);
   memlab::cli::add_exercise_command(app, exit_code);
+  memlab::cli::add_web_commands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
