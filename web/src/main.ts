@@ -3,7 +3,7 @@ import "./style.css";
 import { h, clear } from "./dom";
 import { initLanguage, languages, lang, onLanguageChange, setLanguage, t } from "./i18n";
 import { detectMode, reportData } from "./mode";
-import { loadModels } from "./models";
+import { lazyModels } from "./models";
 import { takeToken } from "./token";
 import { makeApp, loadDevice, type App } from "./app";
 import { routes, parseHash, type Page } from "./router";
@@ -90,8 +90,8 @@ async function main(): Promise<void> {
   const report = mode === "report" ? reportData() : { runs: [] };
   const root = document.getElementById("app")!;
   root.append(h("p", { class: "loading" }, "…"));
-  const [models] = await Promise.all([loadModels(mode)]);
-  const app = makeApp(mode, models, report);
+  // The models load in the background: the page renders at once, figures follow when ready.
+  const app = makeApp(mode, lazyModels(mode), report);
   await loadDevice(app);
 
   let renderId = 0;

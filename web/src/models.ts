@@ -181,3 +181,16 @@ export async function loadModels(mode: Mode, doc: Document = document): Promise<
 export async function modelCatalog(): Promise<unknown> {
   return apiGet("api/models");
 }
+
+/** Models that load in the background; run() waits for them. */
+export function lazyModels(mode: Mode): Models {
+  const loading = loadModels(mode);
+  const m: Models = {
+    source: "none",
+    async run<R>(name: string, params: Json) {
+      return (await loading).run<R>(name, params);
+    },
+  };
+  void loading.then((l) => (m.source = l.source));
+  return m;
+}

@@ -132,7 +132,7 @@ export function bandwidthCurve(
     const p = predictedGbps(r);
     if (p !== null) out.push({ x, y: p, series, kind: "model", variant });
   }
-  return out.sort((a, b) => a.series.localeCompare(b.series) || a.x - b.x);
+  return out.sort((a, b) => a.series.localeCompare(b.series, "en", { numeric: true }) || a.x - b.x);
 }
 
 export interface SlowdownPoint {
@@ -148,7 +148,8 @@ export function bankSlowdown(records: RunRecord[]): SlowdownPoint[] {
   for (const r of timed(records)) {
     const s = r.params.stride;
     if (s === undefined || !r.speedup_over_baseline) continue;
-    if (r.variant !== "strided" && r.variant !== "stride1") continue;
+    // Only the strided variant follows the stride axis (stride1 etc. repeat their own access).
+    if (r.variant !== "strided") continue;
     out.push({
       stride: Number(s),
       word: r.params.word ?? "4",
@@ -156,7 +157,7 @@ export function bankSlowdown(records: RunRecord[]): SlowdownPoint[] {
       model_degree: r.figures?.model_degree ?? null,
     });
   }
-  // stride1 and strided at stride 1 measure the same access: keep one point per (word, stride).
+  // One point per (word, stride), should a run repeat a point.
   const seen = new Set<string>();
   return out
     .sort((a, b) => a.word.localeCompare(b.word) || a.stride - b.stride)

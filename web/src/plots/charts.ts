@@ -56,7 +56,8 @@ export function ladderChart(bars: LadderBar[], refs: Reference[], highlight?: st
   const max = Math.max(...bars.map((b) => b.value), ...refs.map((r) => r.value));
   return Plot.plot({
     width: width(),
-    height: 40 + 26 * bars.length,
+    height: 40 + 26 * bars.length + 12 * refs.length,
+    marginTop: 14 + 12 * refs.length,
     marginLeft: 150,
     marginRight: 60,
     x: { label: unit, grid: true, domain: [0, max * 1.05] },
@@ -87,17 +88,18 @@ export function ladderChart(bars: LadderBar[], refs: Reference[], highlight?: st
         fontSize: 10,
       }),
       Plot.ruleX(refs, { x: "value", stroke: "var(--ref)", strokeDasharray: "3 3" }),
-      Plot.text(refs, {
-        x: "value",
-        frameAnchor: "top",
-        text: "label",
-        rotate: -90,
-        textAnchor: "end",
-        dx: -4,
-        dy: 2,
-        fill: "var(--ref)",
-        fontSize: 10,
-      }),
+      // Labels above the frame, staggered so that close references do not overlap.
+      ...refs.map((r, i) =>
+        Plot.text([r], {
+          x: "value",
+          frameAnchor: "top",
+          text: "label",
+          dy: -6 - 12 * (refs.length - 1 - i),
+          textAnchor: "middle",
+          fill: "var(--ref)",
+          fontSize: 10,
+        }),
+      ),
     ],
   }) as HTMLElement;
 }
@@ -186,6 +188,7 @@ export function rooflineChart(
     width: width(),
     height: 320,
     marginLeft: 60,
+    marginRight: 120,
     x: { type: "log", label: t("plot.intensity"), grid: true },
     y: { type: "log", label: "GFLOP/s", grid: true },
     marks: [

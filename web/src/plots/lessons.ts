@@ -112,7 +112,7 @@ async function rooflineSection(
   // Keep the largest axis point of each variant (the ladder's point).
   const last = new Map(pts.map((p) => [p.variant, p]));
   const roof: { intensity: number; gflops: number }[] = [];
-  if (dev?.peak_bandwidth_gbps && dev.peak_fp32_gflops && models.source !== "none") {
+  if (dev?.peak_bandwidth_gbps && dev.peak_fp32_gflops) {
     for (let e = -3; e <= 10; e += 0.5) {
       const intensity = 2 ** e;
       try {
@@ -154,7 +154,7 @@ async function streamsSection(
     box.append(h("h4", {}, t("plot.measured_gantt")), ganttChart(measuredGantt(r), { x: "ms" }));
     const f = r.figures ?? {};
     const n = Number(r.params.segments ?? 1);
-    if (models.source !== "none" && f.h2d_busy_ms !== undefined) {
+    if (f.h2d_busy_ms !== undefined) {
       const order =
         r.variant === "breadth_first" ? "breadth" : r.variant === "rounds" ? "rounds" : "depth";
       try {
