@@ -296,6 +296,42 @@ await test("report of the full H200 run: every lesson's plots, no console error,
   assert(size < 3 * 1024 * 1024, `report is ${size} bytes`);
 });
 
+await test("exercise page: compile error with the learner's line; check without a GPU", async () => {
+  if (!BIN) throw new Error("needs MEMLAB_BIN (the mock server has no exercise engine)");
+  const p = await page();
+  await go(p, "#/exercise/smem_reverse_static");
+  await lang(p, "en");
+  await p.waitForSelector('[data-testid="editor"] .cm-content');
+  // A syntax error on line 3 of the learner's file: 400, the line named on the page.
+  await p.click('[data-testid="editor"] .cm-content');
+  await p.keyboard.press("Control+a");
+  await p.keyboard.insertText("// line 1\n// line 2\nthis is not C++;\n");
+  await p.click('[data-testid="check"]');
+  await p.waitForSelector('[data-testid="check-error"], [data-testid="check-result"]', {
+    timeout: 60000,
+  });
+  const text = await p.textContent("#app");
+  assert(/\(3\)|line 3/.test(text), `no line 3 in: ${text.slice(0, 400)}`);
+  await p.screenshot({ path: join(shots, "exercise-compile-error-en.png"), fullPage: true });
+  // The reference solution compiles; without a GPU the check answers "no CUDA device".
+  const r = await p.evaluate(async (token) => {
+    const ex = await (await fetch("api/exercises/smem_reverse_static")).json();
+    const res = await fetch("api/exercises/smem_reverse_static/check", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Memlab-Token": token },
+      body: JSON.stringify({ source: ex.starter }),
+    });
+    return { status: res.status, body: await res.json() };
+  }, server.token);
+  const info = await p.evaluate(async () => (await fetch("api/info")).json());
+  if (info.device === null) {
+    assert(r.status === 503 && /no CUDA device/i.test(JSON.stringify(r.body)), JSON.stringify(r));
+  } else {
+    assert(r.status === 200 && r.body.status !== "passed", `starter: ${JSON.stringify(r)}`);
+  }
+  await p.context().close();
+});
+
 const PAGES = [
   "#/",
   "#/coalescing",
@@ -308,6 +344,7 @@ const PAGES = [
   "#/compare",
   "#/run",
   "#/exercises",
+  "#/exercise/transpose_bank_conflict",
 ];
 await test("screenshots of every page (de, en, narrow)", async () => {
   for (const [l, viewport, tag] of [

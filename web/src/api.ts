@@ -6,6 +6,7 @@ export class ApiError extends Error {
     message: string,
     public status: number,
     public parameter: string = "",
+    public body: unknown = null,
   ) {
     super(message);
   }
@@ -29,7 +30,7 @@ async function handle<T>(res: Response): Promise<T> {
   }
   if (!res.ok) {
     const b = (body ?? {}) as { error?: string; parameter?: string };
-    throw new ApiError(b.error ?? `HTTP ${res.status}`, res.status, b.parameter ?? "");
+    throw new ApiError(b.error ?? `HTTP ${res.status}`, res.status, b.parameter ?? "", body);
   }
   return body as T;
 }

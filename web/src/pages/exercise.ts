@@ -5,11 +5,11 @@ import type { App } from "../app";
 import { apiGet, apiPost, ApiError } from "../api";
 import { addAttempt, attempts, draftKey } from "../attempts";
 import { clear, h } from "../dom";
-import { num, t } from "../i18n";
+import { lang, num, t } from "../i18n";
 import { renderMarkdown } from "../markdown";
 import { createEditor } from "../editor";
 import { ladderSection } from "../plots/lessons";
-import type { RunJson, RunRecord } from "../records";
+import { checkView, YOURS, type CheckJson } from "../check";
 import { field, loc } from "./exercises";
 
 export const title = "exercise.title";
@@ -27,23 +27,22 @@ interface ExerciseJson {
   lesson?: string;
   statement?: unknown;
   starter?: string;
-  hints?: unknown[];
+  hints?: unknown[] | Record<string, unknown[]>;
   target?: unknown;
   quiz?: QuizItem[];
   [k: string]: unknown;
 }
 
-interface CheckResult {
-  passed?: boolean;
-  verdict?: string;
-  message?: string;
-  error?: string;
-  compile_log?: string;
-  diagnostics?: { line: number; message: string }[];
-  figures?: Record<string, number>;
-  records?: RunRecord[];
-  run?: RunJson;
-  [k: string]: unknown;
+/** {de: [..], en: [..]} -> the list of the current language. */
+function localList(x: Record<string, unknown[]> | undefined): unknown[] {
+  if (!x) return [];
+  return x[lang()] ?? x.en ?? Object.values(x)[0] ?? [];
+}
+
+/** The target's text: {kind, value, text: {de, en}} (GET /api/exercises/<name>) or {de, en}. */
+function targetText(ex: ExerciseJson): string {
+  const tg = ex.target as { text?: unknown } | undefined;
+  return loc(tg && typeof tg === "object" && "text" in tg ? tg.text : tg);
 }
 
 /** A quiz answer matches the model's within 1 % (or exactly for integers). */
@@ -90,44 +89,40 @@ function quiz(items: QuizItem[]): HTMLElement {
   return box;
 }
 
-function resultView(app: App, r: CheckResult, name: string): HTMLElement {
-  const passed = r.passed ?? r.verdict === "pass";
+function resultView(r: CheckJson): HTMLElement {
+  const v = checkView(r);
   const box = h("div", {
-    class: `check-result ${passed ? "ok" : "bad"}`,
+    class: `check-result ${v.passed ? "ok" : "bad"}`,
     "data-testid": "check-result",
   });
   box.append(
     h(
       "p",
       { class: "verdict" },
-      passed ? "✓ " + t("exercise.passed") : "✗ " + t("exercise.failed"),
-      r.message ? ` — ${r.message}` : "",
+      v.passed ? "✓ " + t("exercise.passed") : "✗ " + t("exercise.failed"),
+      v.message ? ` — ${v.message}` : "",
     ),
   );
-  if (r.compile_log) box.append(h("pre", { class: "code log" }, r.compile_log));
-  if (r.figures)
+  if (v.diagnostics.length)
     box.append(
       h(
-        "table",
-        { class: "context" },
-        h(
-          "tbody",
-          {},
-          Object.entries(r.figures).map(([k, v]) =>
-            h("tr", {}, h("th", {}, k), h("td", { class: "num" }, num(v, 3))),
-          ),
+        "ul",
+        { class: "diagnostics", "data-testid": "diagnostics" },
+        v.diagnostics.map((d) => h("li", {}, `${t("exercise.line", { n: d.line })}: ${d.message}`)),
+      ),
+    );
+  if (v.log) box.append(h("pre", { class: "code log" }, v.log));
+  if (v.points.length)
+    box.append(
+      h(
+        "ul",
+        { class: "points" },
+        v.points.map((p) =>
+          h("li", { class: p.ok ? "ok" : "bad" }, `${p.ok ? "✓" : "✗"} ${p.point} ${p.detail}`),
         ),
       ),
     );
-  const records = r.records ?? r.run?.records;
-  if (records?.length) {
-    const run: RunJson = r.run ?? { records };
-    const mine = records.find(
-      (x) => x.variant === "learner" || x.variant === name || x.variant === "yours",
-    )?.variant;
-    box.append(ladderSection(run, records, mine));
-  }
-  void app;
+  if (v.run) box.append(ladderSection(v.run, v.run.records, YOURS));
   return box;
 }
 
@@ -191,21 +186,25 @@ export async function render(root: HTMLElement, app: App, name: string): Promise
     clear(result);
     result.append(h("p", { class: "muted" }, t("exercise.checking")));
     try {
-      const r = await apiPost<CheckResult>(
+      const r = await apiPost<CheckJson>(
         `api/exercises/${encodeURIComponent(name)}/check`,
         { source },
         true,
       );
       clear(result);
-      result.append(resultView(app, r, name));
+      result.append(resultView(r));
+      const v = checkView(r);
       addAttempt(name, {
         date: new Date().toISOString(),
         source,
-        passed: !!(r.passed ?? r.verdict === "pass"),
-        summary: r.message ?? r.verdict ?? "",
+        passed: v.passed,
+        summary: v.message,
       });
     } catch (e) {
       clear(result);
+      // A compile error (400) still carries the check's JSON: diagnostics with the learner's lines.
+      const body = e instanceof ApiError ? (e.body as CheckJson | null) : null;
+      if (body && typeof body === "object" && body.compile) result.append(resultView(body));
       result.append(
         h(
           "p",
@@ -228,7 +227,8 @@ export async function render(root: HTMLElement, app: App, name: string): Promise
   reset.addEventListener("click", () =>
     view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: starter } }),
   );
-  const hints = (ex.hints ?? []).map((x, i) =>
+  const hintList = Array.isArray(ex.hints) ? ex.hints : localList(ex.hints);
+  const hints = hintList.map((x, i) =>
     h("details", { class: "hint" }, h("summary", {}, t("exercise.hint", { n: i + 1 })), loc(x)),
   );
   const parts: (HTMLElement | null)[] = [
@@ -241,9 +241,7 @@ export async function render(root: HTMLElement, app: App, name: string): Promise
         )
       : null,
     statement,
-    field(ex, "target")
-      ? h("p", { class: "callout" }, t("exercise.target"), " ", field(ex, "target"))
-      : null,
+    targetText(ex) ? h("p", { class: "callout" }, t("exercise.target"), " ", targetText(ex)) : null,
     ...hints,
     editorBox,
     h("div", { class: "controls" }, checkBtn, reset),
