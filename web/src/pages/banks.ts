@@ -89,7 +89,7 @@ export function render(root: HTMLElement, app: App): void {
   const measured = h("div", { class: "chart" });
   const error = h("p", { class: "error", role: "alert" });
   const extra = h("span", { class: "extra" });
-  let gcdCurve: { stride: number; degree: number }[] | null = null;
+  let gcdCurve: Promise<{ stride: number; degree: number }[]> | null = null;
   let gcdSize = 0;
 
   const patternSel = select(
@@ -168,17 +168,26 @@ export function render(root: HTMLElement, app: App): void {
     extra,
   );
 
-  async function gcd(e: number) {
-    if (gcdCurve && gcdSize === e) return gcdCurve;
-    gcdCurve = [];
-    gcdSize = e;
+  // The gcd curve: 64 model answers, one after the other so that the figures' own requests never
+  // queue behind them (over the API fallback each answer is a child process); one promise per
+  // element size.
+  async function curveOf(e: number) {
+    const out: { stride: number; degree: number }[] = [];
     for (let stride = 1; stride <= 64; stride++) {
       const o = await app.models.run<BanksResult>("banks", {
         pattern: "stride",
         elem_size: e,
         stride,
       });
-      gcdCurve.push({ stride, degree: o.result.degree });
+      out.push({ stride, degree: o.result.degree });
+    }
+    return out;
+  }
+  async function gcd(e: number) {
+    if (!gcdCurve || gcdSize !== e) {
+      gcdSize = e;
+      gcdCurve = curveOf(e);
+      gcdCurve.catch(() => (gcdCurve = null)); // asked again at the next redraw
     }
     return gcdCurve;
   }
@@ -186,7 +195,10 @@ export function render(root: HTMLElement, app: App): void {
   const update = timedRedraw(async () => {
     let r: BanksResult;
     try {
+      const asked = JSON.stringify(params(s));
       r = (await app.models.run<BanksResult>("banks", params(s))).result;
+      // A slower answer to an older state (the API fallback) is dropped: the newer redraw draws.
+      if (JSON.stringify(params(s)) !== asked) return;
       error.textContent = "";
     } catch (e) {
       error.textContent = e instanceof ModelError ? e.message : String(e);
@@ -225,30 +237,39 @@ export function render(root: HTMLElement, app: App): void {
         );
       }
     }
-    const curve = await gcd(s.elem_size);
-    clear(chart);
-    chart.append(
-      Plot.plot({
-        width: Math.min(640, root.clientWidth || 640),
-        height: 220,
-        marginLeft: 44,
-        x: { label: t("banks.chart.stride"), grid: true },
-        y: { label: t("banks.chart.degree"), grid: true, domain: [0, 33] },
-        marks: [
-          Plot.line(curve, { x: "stride", y: "degree", stroke: "var(--accent)" }),
-          Plot.dot(curve, { x: "stride", y: "degree", fill: "var(--accent)", r: 2, tip: true }),
-          s.pattern === "stride"
-            ? Plot.dot([{ stride: s.stride, degree: r.degree }], {
-                x: "stride",
-                y: "degree",
-                r: 6,
-                stroke: "var(--warn)",
-                strokeWidth: 2,
-              })
-            : null,
-        ],
-      }),
-    );
+    // The curve (64 model answers) follows when it is there; the figures above do not wait.
+    const size = s.elem_size;
+    const stride = s.stride;
+    const pattern = s.pattern;
+    const degree = r.degree;
+    void gcd(size)
+      .then((curve) => {
+        if (s.elem_size !== size || s.stride !== stride || s.pattern !== pattern) return;
+        clear(chart);
+        chart.append(
+          Plot.plot({
+            width: Math.min(640, root.clientWidth || 640),
+            height: 220,
+            marginLeft: 44,
+            x: { label: t("banks.chart.stride"), grid: true },
+            y: { label: t("banks.chart.degree"), grid: true, domain: [0, 33] },
+            marks: [
+              Plot.line(curve, { x: "stride", y: "degree", stroke: "var(--accent)" }),
+              Plot.dot(curve, { x: "stride", y: "degree", fill: "var(--accent)", r: 2, tip: true }),
+              pattern === "stride"
+                ? Plot.dot([{ stride, degree }], {
+                    x: "stride",
+                    y: "degree",
+                    r: 6,
+                    stroke: "var(--warn)",
+                    strokeWidth: 2,
+                  })
+                : null,
+            ],
+          }),
+        );
+      })
+      .catch((e) => (error.textContent = e instanceof ModelError ? e.message : String(e)));
   });
 
   const measure = measureBox(

@@ -154,7 +154,10 @@ export function render(root: HTMLElement, app: App): void {
   const update = timedRedraw(async () => {
     let out: ModelOutput<CoalescingResult>;
     try {
+      const asked = JSON.stringify(params(s));
       out = await app.models.run<CoalescingResult>("coalescing", params(s));
+      // A slower answer to an older state (the API fallback) is dropped: the newer redraw draws.
+      if (JSON.stringify(params(s)) !== asked) return;
       error.textContent = "";
     } catch (e) {
       error.textContent = e instanceof ModelError ? e.message : String(e);

@@ -66,7 +66,10 @@ export function render(root: HTMLElement, app: App): void {
   const update = timedRedraw(async () => {
     let r: TimelineResult;
     try {
+      const asked = JSON.stringify(s);
       r = (await app.models.run<TimelineResult>("timeline", { ...s })).result;
+      // A slower answer to an older state (the API fallback) is dropped: the newer redraw draws.
+      if (JSON.stringify(s) !== asked) return;
       error.textContent = "";
     } catch (e) {
       error.textContent = e instanceof ModelError ? e.message : String(e);
