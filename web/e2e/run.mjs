@@ -356,6 +356,9 @@ await test("screenshots of every page (de, en, narrow)", async () => {
     for (const hash of PAGES) {
       await go(p, hash);
       if ((await p.evaluate(() => document.documentElement.lang)) !== l) await lang(p, l);
+      // The models' answers (the API fallback: a child process each) before the picture; the
+      // bank page's gcd curve may still be loading after 8 s, its figures are there.
+      await p.waitForLoadState("networkidle", { timeout: 8000 }).catch(() => {});
       await p.waitForTimeout(150);
       const name = (hash.replace(/^#\/?/, "") || "hierarchy").replace(/\//g, "-");
       await p.screenshot({ path: join(shots, `${name}-${tag}.png`), fullPage: true });
