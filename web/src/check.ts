@@ -93,7 +93,10 @@ export function checkView(r: CheckJson): CheckView {
     passed: r.status === "passed",
     message: r.message ?? r.error ?? r.status ?? "",
     log: r.compile?.ok === false ? (r.compile.log ?? "") : "",
-    diagnostics: (r.compile?.diagnostics ?? []).map((d) => ({ line: d.line, message: d.message })),
+    // Lines of the learner's file only (NVRTC's own name-map lines are 0; the log has them).
+    diagnostics: (r.compile?.diagnostics ?? [])
+      .filter((d) => d.line > 0)
+      .map((d) => ({ line: d.line, message: d.message })),
     points: (r.points ?? []).map((p) => ({ point: p.point, ok: p.ok, detail: p.detail ?? "" })),
     run,
   };

@@ -205,13 +205,14 @@ export async function render(root: HTMLElement, app: App, name: string): Promise
       // A compile error (400) still carries the check's JSON: diagnostics with the learner's lines.
       const body = e instanceof ApiError ? (e.body as CheckJson | null) : null;
       if (body && typeof body === "object" && body.compile) result.append(resultView(body));
-      result.append(
-        h(
-          "p",
-          { class: "error", "data-testid": "check-error" },
-          e instanceof ApiError ? e.message : String(e),
-        ),
-      );
+      else
+        result.append(
+          h(
+            "p",
+            { class: "error", "data-testid": "check-error" },
+            e instanceof ApiError ? e.message : String(e),
+          ),
+        );
       addAttempt(name, {
         date: new Date().toISOString(),
         source,
