@@ -42,7 +42,10 @@ export function makeApp(mode: Mode, models: Models, report: ReportData): App {
           name: r.name,
         }));
       }
-      return apiGet<ResultEntry[]>("api/results");
+      // The server lists the newest first and marks files that are not run JSON ("error"): the
+      // pages get runs only, oldest first (the latest last, as in a report).
+      const list = await apiGet<(ResultEntry & { error?: string })[]>("api/results");
+      return list.filter((r) => !r.error).reverse();
     },
     getRun(id: string) {
       if (mode === "report") {

@@ -17,9 +17,9 @@ interface LessonJson {
 
 async function latestRunWith(app: App, name: string): Promise<RunJson | null> {
   const runs = await app.listRuns().catch(() => []);
-  for (let i = runs.length - 1; i >= 0; i--) {
-    const run = await app.getRun(runs[i]!.id).catch(() => null);
-    if (run && experiments(run).includes(name)) return run;
+  for (const entry of [...runs].reverse()) {
+    const run = await app.getRun(entry.id).catch(() => null);
+    if (run && Array.isArray(run.records) && experiments(run).includes(name)) return run;
   }
   return null;
 }
