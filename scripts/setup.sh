@@ -7,9 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${1:-default}"
 
-# emscripten + nodejs: the WebAssembly models (wasm/; -DMEMLAB_WASM=OFF builds without them).
-packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev emscripten
-  nodejs)
+# emscripten: the WebAssembly models (wasm/; -DMEMLAB_WASM=OFF builds without them).
+packages=(cmake ninja-build g++ pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
+  libcpp-httplib-dev emscripten)
+# The web lab (MEMLAB_WEB=ON) builds web/ with node and npm: Debian's, unless a node is already
+# installed (e.g. NodeSource's, which brings its own npm).
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+# The web lab's end-to-end tests drive Debian's chromium (playwright-core downloads no browser).
+[ -x /usr/bin/chromium ] || packages+=(chromium)
 if [ "$preset" = "--fuzz" ]; then
   packages=(clang-14 libclang-rt-14-dev nlohmann-json3-dev libfmt-dev)
 fi
@@ -37,6 +42,13 @@ command -v nvcc >/dev/null 2>&1 || {
   exit 2
 }
 export CUDACXX="${CUDACXX:-$(command -v nvcc)}"
+
+# The front end's packages, exactly as locked (the build runs `npm ci` too, when
+# package-lock.json changes).
+if [ -f web/package-lock.json ] &&
+  { [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; }; then
+  (cd web && npm ci --no-audit --no-fund --loglevel=error) >&2
+fi
 
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)" >&2  # stdout stays for results

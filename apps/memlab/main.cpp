@@ -6,6 +6,7 @@
 #include "memlab/cli/commands.hpp"
 #include "memlab/cli/errors.hpp"
 #include "memlab/cli/model_command.hpp"
+#include "memlab/cli/web_commands.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/exercise/engine.hpp"
 #include "memlab/version.hpp"
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   memlab::cli::add_compare_command(app, exit_code);
   memlab::cli::add_claims_command(app, exit_code);
   memlab::cli::add_exercise_command(app, exit_code);
+  memlab::cli::add_web_commands(app, exit_code);
   // An unknown first word names itself (CLI11 would say only "A subcommand is required").
   const std::string first = argc > 1 ? argv[1] : "";
   if (argc > 1 && first != "-h" && first != "--help" && first != "--version") {

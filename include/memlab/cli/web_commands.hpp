@@ -1,0 +1,13 @@
+// `memlab serve` and `memlab report` (src/server/commands.cpp). Built without the web lab
+// (-DMEMLAB_WEB=OFF) both exist and exit 2 saying so (src/server/commands_off.cpp).
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace memlab::cli {
+
+void add_web_commands(CLI::App& app, int& exit_code);
+
+}  // namespace memlab::cli

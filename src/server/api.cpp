@@ -1,0 +1,209 @@
+// The /api/... routes of `memlab serve` (TEAM.md, contract 2).
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "api_error.hpp"
+#include "embedded.hpp"
+#include "http_util.hpp"
+#include "memlab/common/error.hpp"
+#include "memlab/exercise/engine.hpp"
+#include "runs.hpp"
+#include "server_state.hpp"
+
+namespace memlab::server {
+namespace {
+
+using nlohmann::json;
+
+bool valid_name(const std::string& s) {
+  static const std::regex re("[a-z0-9_]{1,40}");
+  return std::regex_match(s, re);
+}
+
+// Runs a handler, turning its exceptions into JSON errors.
+template <typename F>
+void guarded(httplib::Response& res, F&& f) {
+  try {
+    f();
+  } catch (const ApiError& e) {
+    send_error(res, e.status(), e.what(), e.parameter());
+  } catch (const UsageError& e) {
+    send_error(res, 400, e.what(), parameter_of(e.what()));
+  } catch (const std::exception& e) {
+    send_error(res, 500, fmt::format("internal error (a bug in memlab): {}", e.what()));
+  }
+}
+
+json lesson_json(const std::string& name) {
+  json sources = json::array();
+  for (const char* file : {"kernels.cuh", "kernels.cu"}) {
+    if (auto text = embedded::find(fmt::format("lessons/{}/{}", name, file))) {
+      sources.push_back({{"file", file}, {"text", std::string(*text)}});
+    }
+  }
+  const auto doc = embedded::find(fmt::format("docs/{}.md", name));
+  if (!doc && sources.empty()) {
+    throw ApiError(404, "lesson",
+                   fmt::format("lesson: '{}' is unknown; see GET /api/lessons", name));
+  }
+  return {
+      {"name", name}, {"doc", doc ? json(std::string(*doc)) : json(nullptr)}, {"sources", sources}};
+}
+
+json lesson_names() {
+  json names = json::array();
+  for (std::string_view p : embedded::list("docs/")) {
+    std::string n(p.substr(5));
+    if (n.size() > 3 && n.ends_with(".md")) names.push_back(n.substr(0, n.size() - 3));
+  }
+  return {{"lessons", names}};
+}
+
+const exercise::Exercise& find_exercise(const std::string& name) {
+  try {
+    return exercise::get(name);
+  } catch (const UsageError& e) {
+    throw ApiError(404, "exercise", e.what());
+  }
+}
+
+// The check's exit code as an HTTP status (engine.hpp): 0, 1 -> 200; 2 -> 400; 3 -> 503; 4 -> 500.
+int check_status(int exit_code) {
+  switch (exit_code) {
+    case 0:
+    case 1:
+      return 200;
+    case 2:
+      return 400;
+    case 3:
+      return 503;
+    default:
+      return 500;
+  }
+}
+
+void model_route(ServerState& s, const std::string& name, const json& params,
+                 httplib::Response& res) {
+  if (!is_model_name(name)) {
+    throw ApiError(404, "model",
+                   fmt::format("model: '{}' is unknown; see GET /api/models", name.substr(0, 40)));
+  }
+  send_json(res, 200, s.models.run(name, params));
+}
+
+}  // namespace
+
+json parse_body(const httplib::Request& req) {
+  if (req.body.empty()) return json::object();
+  try {
+    return json::parse(req.body);
+  } catch (const json::parse_error& e) {
+    throw ApiError(400, "body",
+                   fmt::format("body: malformed JSON at byte {}; expected a JSON object", e.byte));
+  }
+}
+
+void add_api_routes(httplib::Server& svr, ServerState& s) {
+  svr.Get("/api/info",
+          [&s](const httplib::Request&, httplib::Response& res) { send_json(res, 200, s.info); });
+  svr.Get("/api/list",
+          [&s](const httplib::Request&, httplib::Response& res) { send_json(res, 200, s.list); });
+  svr.Get("/api/models", [&s](const httplib::Request&, httplib::Response& res) {
+    guarded(res, [&] { send_json(res, 200, s.models.catalog()); });
+  });
+  svr.Get("/api/model/([^/]+)", [&s](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      json params = json::object();
+      for (const auto& [k, v] : req.params) {
+        params[k] = v == "true" ? json(true) : v == "false" ? json(false) : json(v);
+      }
+      model_route(s, req.matches[1], params, res);
+    });
+  });
+  svr.Post("/api/model/([^/]+)", [&s](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] { model_route(s, req.matches[1], parse_body(req), res); });
+  });
+  svr.Get("/api/lessons", [](const httplib::Request&, httplib::Response& res) {
+    send_json(res, 200, lesson_names());
+  });
+  svr.Get("/api/lessons/(.*)", [](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      const std::string name = req.matches[1];
+      if (!valid_name(name)) {
+        throw ApiError(404, "lesson",
+                       "lesson: unknown name; accepted: [a-z0-9_]+, see GET /api/lessons");
+      }
+      send_json(res, 200, lesson_json(name));
+    });
+  });
+  svr.Get("/api/results", [&s](const httplib::Request&, httplib::Response& res) {
+    guarded(res, [&] { send_json(res, 200, s.results.list()); });
+  });
+  svr.Get("/api/results/(.*)", [&s](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      const auto text = s.results.get(req.matches[1]);
+      if (!text) throw ApiError(404, "id", "id: no such result; see GET /api/results");
+      res.set_content(*text, "application/json");
+    });
+  });
+  svr.Post("/api/runs", [&s](const httplib::Request& req, httplib::Response& res) {
+    if (!require_token(s, req, res)) return;
+    guarded(res, [&] {
+      const bench::RunRequest request = parse_run_request(parse_body(req));
+      auto plan = std::make_shared<const bench::Plan>(plan_run(request));
+      if (auto why = no_device_reason()) throw ApiError(503, "", *why);
+      auto id = s.jobs.submit(JobQueue::CancellableWork(
+          [plan](const JobQueue::Progress& p, const std::atomic<bool>& cancel) {
+            return execute_run(*plan, p, &cancel);
+          }));
+      if (!id) throw ApiError(429, "", "the job queue is full; wait for a run to finish");
+      send_json(res, 202, {{"id", *id}});
+    });
+  });
+  svr.Get("/api/runs/([^/]+)", [&s](const httplib::Request& req, httplib::Response& res) {
+    const auto status = s.jobs.status(req.matches[1]);
+    if (!status) return send_error(res, 404, "id: no such run", "id");
+    send_json(res, 200, *status);
+  });
+  svr.Post("/api/runs/([^/]+)/cancel", [&s](const httplib::Request& req, httplib::Response& res) {
+    if (!require_token(s, req, res)) return;
+    if (!s.jobs.cancel(req.matches[1])) return send_error(res, 404, "id: no such run", "id");
+    send_json(res, 200, *s.jobs.status(req.matches[1]));
+  });
+  svr.Get("/api/exercises", [](const httplib::Request&, httplib::Response& res) {
+    guarded(res, [&] { send_json(res, 200, exercise::list_json()); });
+  });
+  svr.Get("/api/exercises/([^/]+)", [](const httplib::Request& req, httplib::Response& res) {
+    guarded(res,
+            [&] { send_json(res, 200, exercise::exercise_json(find_exercise(req.matches[1]))); });
+  });
+  svr.Post(
+      "/api/exercises/([^/]+)/check", [&s](const httplib::Request& req, httplib::Response& res) {
+        if (!require_token(s, req, res)) return;
+        guarded(res, [&] {
+          const json body = parse_body(req);
+          if (!body.is_object() || !body.contains("source") || !body["source"].is_string()) {
+            throw ApiError(400, "source", "source: expected {\"source\": \"...\"}");
+          }
+          const auto& source = body["source"].get_ref<const std::string&>();
+          if (source.size() > s.options.max_source_bytes) {
+            throw ApiError(413, "source",
+                           fmt::format("source: longer than {} bytes", s.options.max_source_bytes));
+          }
+          const exercise::Exercise& e = find_exercise(req.matches[1]);
+          exercise::CheckOptions options;
+          options.worker = s.options.memlab_exe;  // empty: this executable
+          const exercise::CheckResult r = exercise::check(e.name, source, options);
+          json out = r.json;
+          if (r.exit_code >= 2 && !out.contains("error")) out["error"] = out.value("message", "");
+          if (r.exit_code == 2) out["parameter"] = "source";  // the API's name of the file
+          send_json(res, check_status(r.exit_code), out);
+        });
+      });
+  svr.Get("/api/claims", [](const httplib::Request&, httplib::Response& res) {
+    send_error(res, 501, "not built yet: claims come later (contract 2)");
+  });
+}
+
+}  // namespace memlab::server

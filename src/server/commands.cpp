@@ -1,0 +1,101 @@
+// `memlab serve` and `memlab report`: argument parsing and printing only.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "memlab/cli/web_commands.hpp"
+#include "memlab/common/error.hpp"
+#include "memlab/server/server.hpp"
+#include "report_html.hpp"
+
+namespace memlab::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+int serve(server::ServerOptions o, bool results_given) {
+  if (!results_given && fs::is_directory("docs/results")) o.results_dir = "docs/results";
+  if (!o.results_dir.empty() && !fs::is_directory(o.results_dir)) {
+    throw UsageError(fmt::format("--results: '{}' is not a directory", o.results_dir));
+  }
+  server::Server s(o);
+  s.bind();
+  std::cout << "memlab serve: the web lab is at\n\n    " << s.url() << "\n\n"
+            << (o.results_dir.empty() ? std::string("no results folder (--results DIR)")
+                                      : "results from " + o.results_dir)
+            << "; Ctrl-C stops the server\n"
+            << std::flush;
+  s.listen();
+  return kExitOk;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw UsageError(fmt::format("{}: cannot read the file", path));
+  std::ostringstream s;
+  s << f.rdbuf();
+  if (!f.good() && !f.eof()) throw UsageError(fmt::format("{}: cannot read the file", path));
+  return s.str();
+}
+
+int report(const std::vector<std::string>& inputs, const std::string& output) {
+  // The output first: an unwritable path fails before any work (append: nothing is truncated).
+  {
+    std::ofstream probe(output, std::ios::app);
+    if (!probe) throw UsageError(fmt::format("-o: cannot write '{}'", output));
+  }
+  std::vector<server::ReportRun> runs;
+  for (const std::string& path : inputs) {
+    nlohmann::json run;
+    try {
+      run = nlohmann::json::parse(read_file(path));
+    } catch (const nlohmann::json::parse_error& e) {
+      throw UsageError(fmt::format("{}: not JSON (byte {})", path, e.byte));
+    }
+    if (!run.is_object() || !run.contains("records") || !run["records"].is_array() ||
+        !run.contains("context")) {
+      throw UsageError(fmt::format(
+          "{}: not a memlab run JSON (no context and records; write one with memlab run --json)",
+          path));
+    }
+    runs.push_back({fs::path(path).stem().string(), std::move(run)});
+  }
+  const std::string html = server::build_report_html(runs);
+  std::ofstream f(output, std::ios::binary | std::ios::trunc);
+  f << html;
+  if (!f) throw UsageError(fmt::format("-o: cannot write '{}'", output));
+  std::cout << fmt::format("memlab report: {} ({} run{}, {:.2f} MB)\n", output, runs.size(),
+                           runs.size() == 1 ? "" : "s", static_cast<double>(html.size()) / 1e6);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_web_commands(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<server::ServerOptions>();
+  auto* serve_cmd = app.add_subcommand(
+      "serve", "The web lab in the browser: explainers, lessons, results, runs (loopback only)");
+  serve_cmd->add_option("--host", o->host, "Address to listen on; not loopback needs --token")
+      ->capture_default_str();
+  serve_cmd->add_option("--port", o->port, "Port (0: any free port)")->capture_default_str();
+  auto* results = serve_cmd->add_option(
+      "--results", o->results_dir, "Folder of run JSON files (default: docs/results if present)");
+  serve_cmd->add_option("--token", o->token,
+                        "Token guarding runs and code (default: 32 random bytes, printed)");
+  serve_cmd->callback([o, results, &exit_code] { exit_code = serve(*o, results->count() > 0); });
+
+  auto inputs = std::make_shared<std::vector<std::string>>();
+  auto output = std::make_shared<std::string>();
+  auto* report_cmd = app.add_subcommand(
+      "report", "One self-contained HTML file of one or more runs (opens from file://)");
+  report_cmd->add_option("runs", *inputs, "Run JSON files (memlab run --json)")->required();
+  report_cmd->add_option("-o,--output", *output, "The HTML file to write")->required();
+  report_cmd->callback([inputs, output, &exit_code] { exit_code = report(*inputs, *output); });
+}
+
+}  // namespace memlab::cli

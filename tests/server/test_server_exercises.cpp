@@ -1,0 +1,55 @@
+// The exercise routes over the exercise engine: catalogue, one exercise, the check (token,
+// 64 KiB, compile errors with the learner's line, no CUDA device here).
+#include "server_fixture.hpp"
+
+namespace memlab::server::testing {
+namespace {
+
+TEST_F(ServerTest, ExerciseCatalogueAndOneExercise) {
+  const auto list = body(client().Get("/api/exercises"));
+  ASSERT_TRUE(list.is_array()) << list.dump();
+  EXPECT_EQ(list.size(), 12u);
+  const auto e = body(client().Get("/api/exercises/smem_reverse_static"));
+  EXPECT_EQ(e["name"], "smem_reverse_static");
+  EXPECT_EQ(e["lesson"], "smem_reverse");
+  EXPECT_FALSE(e["statement"]["de"].get<std::string>().empty());
+  EXPECT_FALSE(e["statement"]["en"].get<std::string>().empty());
+  EXPECT_NE(e["starter"].get<std::string>().find("reverse_static"), std::string::npos);
+  EXPECT_FALSE(e.contains("solution"));
+  auto r = client().Get("/api/exercises/nope");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 404);
+  EXPECT_EQ(body(r)["parameter"], "exercise");
+}
+
+TEST_F(ServerTest, ExerciseCheckNamesTheLearnersLineOrSaysNoDevice) {
+  auto r = client().Post("/api/exercises/smem_reverse_static/check", with_token(),
+                         R"({"source":"// 1\n// 2\nthis is not C++;\n"})", "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400) << r->body;
+  auto j = body(r);
+  EXPECT_EQ(j["parameter"], "source");
+  EXPECT_EQ(j["status"], "compile_error");
+  ASSERT_FALSE(j["compile"]["diagnostics"].empty()) << j.dump();
+  EXPECT_EQ(j["compile"]["diagnostics"][0]["line"], 3) << j.dump();
+  EXPECT_NE(j["error"].get<std::string>().find("(3)"), std::string::npos) << j.dump();
+
+  r = client().Post("/api/exercises/nope/check", with_token(), R"({"source":"x"})",
+                    "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 404);
+
+  const auto info = body(client().Get("/api/info"));
+  if (!info["device"].is_null()) GTEST_SKIP() << "a CUDA device is present";
+  const auto e = body(client().Get("/api/exercises/smem_reverse_static"));
+  r = client().Post("/api/exercises/smem_reverse_static/check", with_token(),
+                    nlohmann::json{{"source", e["starter"]}}.dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 503) << r->body;
+  j = body(r);
+  EXPECT_EQ(j["status"], "no_device") << j.dump();
+  EXPECT_NE(j["error"].get<std::string>().find("no CUDA device"), std::string::npos) << j.dump();
+}
+
+}  // namespace
+}  // namespace memlab::server::testing

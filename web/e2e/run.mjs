@@ -1,0 +1,377 @@
+// End-to-end tests in headless Debian chromium (playwright-core, no browser download).
+// Server: `$MEMLAB_BIN serve` when MEMLAB_BIN is set (the real thing), else e2e/mock-server.mjs.
+// Report: `$MEMLAB_BIN report docs/results/h200-2026-11-29-full.json -o ...`, else the mock inliner.
+// Screenshots of every page (de, en, narrow) go to web/screenshots/ (ignored by git).
+import { chromium } from "playwright-core";
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync, statSync, readFileSync } from "node:fs";
+import { join, dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startMock, mockReport } from "./mock-server.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const web = resolve(here, "..");
+const repo = resolve(web, "..");
+const shots = join(web, "screenshots");
+const out = join(web, "e2e-out");
+mkdirSync(shots, { recursive: true });
+mkdirSync(out, { recursive: true });
+const FULL = join(repo, "docs/results/h200-2026-11-29-full.json");
+const BIN = process.env.MEMLAB_BIN;
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+let passed = 0;
+const failed = [];
+const timings = {};
+const ONLY = process.env.E2E_ONLY;
+async function test(name, f) {
+  if (ONLY && !name.includes(ONLY)) return;
+  const t0 = Date.now();
+  try {
+    await f();
+    passed++;
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failed.push(name);
+    console.log(`FAIL ${name}: ${e?.stack ?? e}`);
+  }
+}
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+async function startServer() {
+  if (!BIN) {
+    const token = "e2e-mock-token-0123456789";
+    const m = await startMock({
+      dist: join(web, "dist"),
+      wasmDir: process.env.MEMLAB_WASM_DIR,
+      results: FULL,
+      token,
+    });
+    return { url: m.url, token, stop: () => m.server.close(), kind: "mock" };
+  }
+  const port = 18000 + Math.floor(Math.random() * 2000);
+  const proc = spawn(
+    BIN,
+    ["serve", "--port", String(port), "--results", join(repo, "docs/results")],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let text = "";
+  const url = await new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`memlab serve printed no URL: ${text}`)), 15000);
+    const on = (d) => {
+      text += d;
+      const m = text.match(/https?:\/\/[^\s]+token=[^\s]+/);
+      if (m) {
+        clearTimeout(timer);
+        res(m[0]);
+      }
+    };
+    proc.stdout.on("data", on);
+    proc.stderr.on("data", on);
+    proc.on("exit", (c) => rej(new Error(`memlab serve exited ${c}: ${text}`)));
+  });
+  const token = new URL(url).searchParams.get("token");
+  return { url, token, stop: () => proc.kill("SIGTERM"), kind: "memlab serve" };
+}
+
+function makeReport() {
+  const file = join(out, "report.html");
+  if (BIN) {
+    const r = spawn(BIN, ["report", FULL, "-o", file], { stdio: "inherit" });
+    return new Promise((res, rej) =>
+      r.on("exit", (c) => (c === 0 ? res(file) : rej(new Error(`memlab report exited ${c}`)))),
+    );
+  }
+  writeFileSync(
+    file,
+    mockReport({
+      dist: join(web, "dist"),
+      wasmDir: process.env.MEMLAB_WASM_DIR,
+      runs: [{ name: "h200 full", file: FULL }],
+    }),
+  );
+  return Promise.resolve(file);
+}
+
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ["--no-sandbox"],
+  headless: true,
+});
+const server = await startServer();
+console.log(`server: ${server.kind} at ${server.url.replace(/token=[^&#]+/, "token=…")}`);
+const base = server.url.split("?")[0];
+
+async function page(opts = {}) {
+  const ctx = await browser.newContext({
+    viewport: opts.viewport ?? { width: 1200, height: 900 },
+    locale: opts.locale ?? "en-US",
+  });
+  const p = await ctx.newPage();
+  p.consoleErrors = [];
+  p.on("console", (m) => m.type() === "error" && p.consoleErrors.push(m.text()));
+  p.on("pageerror", (e) => p.consoleErrors.push(String(e)));
+  return p;
+}
+async function go(p, hash, url = server.url, timeout = 15000) {
+  await p.goto(url.includes("#") ? url : `${url}${hash}`);
+  await p.waitForFunction(() => document.body.dataset.ready === "1", null, { timeout });
+}
+async function lang(p, l) {
+  await p.click(`button[data-lang="${l}"]`);
+  await p.waitForFunction(
+    (l) => document.documentElement.lang === l && document.body.dataset.ready === "1",
+    l,
+  );
+}
+const fig = (p, name) => p.textContent(`[data-fig="${name}"] .fig-value`);
+async function settle(p) {
+  await p.waitForTimeout(50);
+  await p.waitForFunction(() => document.body.dataset.redrawMs !== undefined);
+}
+
+await test("page is interactive in < 1 s", async () => {
+  const p = await page();
+  const t0 = Date.now();
+  await go(p, "#/coalescing");
+  await p.waitForSelector('[data-fig="sectors"]');
+  const ms = Date.now() - t0;
+  timings.interactive_ms = ms;
+  timings.interactive_ms_page = Number(await p.evaluate(() => document.body.dataset.interactiveMs));
+  assert(ms < 1000 || timings.interactive_ms_page < 1000, `interactive after ${ms} ms`);
+  await p.context().close();
+});
+
+await test("coalescing: stride 2, 4-byte elements -> 8 sectors, 50 %", async () => {
+  const p = await page();
+  await go(p, "#/coalescing");
+  await lang(p, "en");
+  await p.selectOption('[data-testid="pattern"]', "strided");
+  await p.selectOption('[data-testid="elem-size"]', "4");
+  await p.fill('[data-testid="stride"]', "2");
+  await p.waitForFunction(
+    () => document.querySelector('[data-fig="sectors"] .fig-value')?.textContent === "8",
+  );
+  assert((await fig(p, "sectors")) === "8", "sectors");
+  const eff = await fig(p, "efficiency");
+  assert(/^50(\.0)? %$/.test(eff), `efficiency ${eff}`);
+  // redraw speed: the median of several control changes
+  const times = [];
+  for (const s of [3, 4, 5, 6, 7, 8, 2]) {
+    await p.fill('[data-testid="stride"]', String(s));
+    await p.waitForFunction(
+      (s) => document.querySelector('[data-testid="code"]')?.textContent.includes(`i * ${s}]`),
+      s,
+    );
+    await settle(p);
+    times.push(Number(await p.evaluate(() => document.body.dataset.redrawMs)));
+  }
+  times.sort((a, b) => a - b);
+  timings.coalescing_redraw_ms_median = times[Math.floor(times.length / 2)];
+  await p.context().close();
+});
+
+await test("banks: column of tile[32][33] is 1-way, of tile[32][32] 32-way", async () => {
+  const p = await page();
+  await go(p, "#/banks");
+  await lang(p, "en");
+  await p.click('[data-testid="preset-33"]');
+  await p.waitForFunction(() =>
+    document.querySelector('[data-testid="code"]')?.textContent.includes("[33]"),
+  );
+  await settle(p);
+  assert((await fig(p, "degree")) === "1-way", `33: ${await fig(p, "degree")}`);
+  await p.click('[data-testid="preset-32"]');
+  await p.waitForFunction(
+    () => document.querySelector('[data-fig="degree"] .fig-value')?.textContent === "32-way",
+  );
+  assert((await fig(p, "passes")) === "32", "passes");
+  await p.click('[data-testid="preset-stride2"]');
+  await p.waitForFunction(
+    () => document.querySelector('[data-fig="gcd"] .fig-value')?.textContent === "2",
+  );
+  timings.banks_redraw_ms = Number(await p.evaluate(() => document.body.dataset.redrawMs));
+  await p.context().close();
+});
+
+await test("streams: defaults 100, 55, 1.82x; one copy engine depth-first 1.00x", async () => {
+  const p = await page();
+  await go(p, "#/streams");
+  await lang(p, "en");
+  await p.waitForSelector('[data-fig="speedup"]');
+  assert((await fig(p, "serial")) === "100", `serial ${await fig(p, "serial")}`);
+  assert((await fig(p, "makespan")) === "55", `makespan ${await fig(p, "makespan")}`);
+  assert((await fig(p, "speedup")) === "1.82×", `speedup ${await fig(p, "speedup")}`);
+  await p.selectOption('[data-testid="copy-engines"]', "1");
+  await p.waitForFunction(
+    () => document.querySelector('[data-fig="speedup"] .fig-value')?.textContent === "1.00×",
+  );
+  assert((await fig(p, "makespan")) === "100", "makespan with one engine");
+  timings.streams_redraw_ms = Number(await p.evaluate(() => document.body.dataset.redrawMs));
+  await p.context().close();
+});
+
+await test("de/en switch changes the text", async () => {
+  const p = await page();
+  await go(p, "#/banks");
+  await lang(p, "de");
+  const de = await p.textContent("h1");
+  await lang(p, "en");
+  const en = await p.textContent("h1");
+  assert(de.includes("Bank-Konflikte") && en.includes("bank conflicts"), `${de} / ${en}`);
+  await lang(p, "de");
+  assert((await fig(p, "degree")).includes("fach"), "German degree");
+  await p.context().close();
+});
+
+await test("run request without the token is refused; with it: no CUDA device", async () => {
+  const p = await page();
+  await go(p, "#/run");
+  const r = await p.evaluate(async (token) => {
+    const body = JSON.stringify({ experiments: ["coalescing"], quick: true });
+    const a = await fetch("api/runs", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+    });
+    const b = await fetch("api/runs", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Memlab-Token": token },
+      body,
+    });
+    return { a: a.status, ab: await a.json(), b: b.status, bb: await b.json() };
+  }, server.token);
+  assert(r.a === 401 || r.a === 403, `without token: ${r.a}`);
+  assert(
+    r.b >= 400 && /no CUDA device/.test(r.bb.error),
+    `with token: ${r.b} ${JSON.stringify(r.bb)}`,
+  );
+  // and through the page: the run page shows the server's message
+  await p.check('input[data-exp="coalescing"]');
+  await p.click('[data-testid="start"]');
+  await p.waitForFunction(() =>
+    /no CUDA device/.test(document.querySelector('[data-testid="run-status"]')?.textContent ?? ""),
+  );
+  await p.context().close();
+});
+
+await test("report of the full H200 run: every lesson's plots, no console error, no request, < 3 MB", async () => {
+  const file = await makeReport();
+  const size = statSync(file).size;
+  timings.report_bytes = size;
+  const p = await page();
+  const requests = [];
+  await p.route("**/*", (route) => {
+    const u = route.request().url();
+    if (!u.startsWith("file://") && !u.startsWith("data:") && !u.startsWith("blob:"))
+      requests.push(u);
+    return u.startsWith("file://") || u.startsWith("data:") || u.startsWith("blob:")
+      ? route.continue()
+      : route.abort();
+  });
+  const t0 = Date.now();
+  await go(p, "", `file://${file}#/results`, 90000);
+  timings.report_render_ms = Date.now() - t0;
+  const run = JSON.parse(readFileSync(FULL, "utf8"));
+  const lessons = [...new Set(run.records.map((r) => r.experiment))];
+  for (const l of lessons) {
+    const n = await p.locator(`.lesson-plots[data-lesson="${l}"] svg`).count();
+    assert(n > 0, `lesson ${l} has no plot`);
+  }
+  const empties = await p.locator(".lesson-plots .muted").allTextContents();
+  assert(
+    !empties.some((x) => /No data/.test(x)),
+    `empty plots: ${empties.filter((x) => /No data/.test(x)).length}`,
+  );
+  assert(requests.length === 0, `requests: ${requests.join(", ")}`);
+  assert(p.consoleErrors.length === 0, `console errors: ${p.consoleErrors.join(" | ")}`);
+  await p.screenshot({ path: join(shots, "report-results-en.png"), fullPage: true });
+  for (const l of lessons)
+    await p.locator(`#lesson-${l}`).screenshot({ path: join(shots, `report-lesson-${l}.png`) });
+  await go(p, "", `file://${file}#/`);
+  await p.screenshot({ path: join(shots, "report-hierarchy-en.png"), fullPage: true });
+  await p.context().close();
+  assert(size < 3 * 1024 * 1024, `report is ${size} bytes`);
+});
+
+await test("exercise page: compile error with the learner's line; check without a GPU", async () => {
+  if (!BIN) throw new Error("needs MEMLAB_BIN (the mock server has no exercise engine)");
+  const p = await page();
+  await go(p, "#/exercise/smem_reverse_static");
+  await lang(p, "en");
+  await p.waitForSelector('[data-testid="editor"] .cm-content');
+  // A syntax error on line 3 of the learner's file: 400, the line named on the page.
+  await p.click('[data-testid="editor"] .cm-content');
+  await p.keyboard.press("Control+a");
+  await p.keyboard.insertText("// line 1\n// line 2\nthis is not C++;\n");
+  await p.click('[data-testid="check"]');
+  await p.waitForSelector('[data-testid="check-error"], [data-testid="check-result"]', {
+    timeout: 60000,
+  });
+  const text = await p.textContent("#app");
+  assert(/\(3\)|line 3/.test(text), `no line 3 in: ${text.slice(0, 400)}`);
+  await p.screenshot({ path: join(shots, "exercise-compile-error-en.png"), fullPage: true });
+  // The reference solution compiles; without a GPU the check answers "no CUDA device".
+  const r = await p.evaluate(async (token) => {
+    const ex = await (await fetch("api/exercises/smem_reverse_static")).json();
+    const res = await fetch("api/exercises/smem_reverse_static/check", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Memlab-Token": token },
+      body: JSON.stringify({ source: ex.starter }),
+    });
+    return { status: res.status, body: await res.json() };
+  }, server.token);
+  const info = await p.evaluate(async () => (await fetch("api/info")).json());
+  if (info.device === null) {
+    assert(r.status === 503 && /no CUDA device/i.test(JSON.stringify(r.body)), JSON.stringify(r));
+  } else {
+    assert(r.status === 200 && r.body.status !== "passed", `starter: ${JSON.stringify(r)}`);
+  }
+  await p.context().close();
+});
+
+const PAGES = [
+  "#/",
+  "#/coalescing",
+  "#/banks",
+  "#/sync",
+  "#/alloc",
+  "#/streams",
+  "#/lesson/coalescing",
+  "#/results",
+  "#/compare",
+  "#/run",
+  "#/exercises",
+  "#/exercise/transpose_bank_conflict",
+];
+await test("screenshots of every page (de, en, narrow)", async () => {
+  for (const [l, viewport, tag] of [
+    ["en", { width: 1200, height: 900 }, "en"],
+    ["de", { width: 1200, height: 900 }, "de"],
+    ["de", { width: 390, height: 844 }, "narrow-de"],
+  ]) {
+    const p = await page({ viewport });
+    for (const hash of PAGES) {
+      await go(p, hash);
+      if ((await p.evaluate(() => document.documentElement.lang)) !== l) await lang(p, l);
+      // The models' answers (the API fallback: a child process each) before the picture; the
+      // bank page's gcd curve may still be loading after 8 s, its figures are there.
+      await p.waitForLoadState("networkidle", { timeout: 8000 }).catch(() => {});
+      await p.waitForTimeout(150);
+      const name = (hash.replace(/^#\/?/, "") || "hierarchy").replace(/\//g, "-");
+      await p.screenshot({ path: join(shots, `${name}-${tag}.png`), fullPage: true });
+    }
+    await p.context().close();
+  }
+});
+
+server.stop();
+await browser.close();
+writeFileSync(join(out, "timings.json"), JSON.stringify(timings, null, 2));
+console.log(`timings: ${JSON.stringify(timings)}`);
+console.log(
+  `${passed} passed, ${failed.length} failed${failed.length ? ": " + failed.join("; ") : ""}`,
+);
+process.exit(failed.length ? 1 : 0);

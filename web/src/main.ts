@@ -1,0 +1,128 @@
+// Entry point: mode detection, token, language, models, then the hash router.
+import "./style.css";
+import { h, clear } from "./dom";
+import { initLanguage, languages, lang, onLanguageChange, setLanguage, t } from "./i18n";
+import { detectMode, reportData } from "./mode";
+import { lazyModels } from "./models";
+import { takeToken } from "./token";
+import { makeApp, loadDevice, type App } from "./app";
+import { routes, parseHash, type Page } from "./router";
+
+function takeTokenFromUrl(): void {
+  try {
+    const cleaned = takeToken(location.href, sessionStorage);
+    if (cleaned) history.replaceState(null, "", cleaned);
+  } catch {
+    /* no sessionStorage (file://): report mode needs no token */
+  }
+}
+
+const NAV: [string, string][] = [
+  ["#/", "nav.hierarchy"],
+  ["#/coalescing", "nav.coalescing"],
+  ["#/banks", "nav.banks"],
+  ["#/sync", "nav.sync"],
+  ["#/alloc", "nav.alloc"],
+  ["#/streams", "nav.streams"],
+  ["#/results", "nav.results"],
+  ["#/compare", "nav.compare"],
+  ["#/run", "nav.run"],
+  ["#/exercises", "nav.exercises"],
+];
+
+function header(app: App): HTMLElement {
+  const current = "#" + (location.hash.replace(/^#/, "") || "/");
+  const nav = h(
+    "nav",
+    { class: "nav" },
+    NAV.filter(([href]) => app.mode === "serve" || !["#/run", "#/exercises"].includes(href)).map(
+      ([href, key]) =>
+        h(
+          "a",
+          {
+            href,
+            class:
+              current === href || (href !== "#/" && current.startsWith(href)) ? "active" : null,
+          },
+          t(key),
+        ),
+    ),
+  );
+  const langs = h(
+    "div",
+    { class: "langs", role: "group", "aria-label": t("nav.language") },
+    languages().map((l) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: l === lang() ? "active" : null,
+          "data-lang": l,
+          onclick: () => setLanguage(l),
+        },
+        l.toUpperCase(),
+      ),
+    ),
+  );
+  const status = h(
+    "div",
+    { class: "status", "data-testid": "device-status" },
+    app.mode === "report"
+      ? t("status.report")
+      : app.device
+        ? t("status.device", { name: app.device.name })
+        : t("status.nodevice"),
+  );
+  return h(
+    "header",
+    { class: "top" },
+    h("a", { class: "brand", href: "#/" }, "memlab"),
+    nav,
+    h("div", { class: "top-right" }, status, langs),
+  );
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  takeTokenFromUrl();
+  initLanguage();
+  const mode = detectMode();
+  const report = mode === "report" ? reportData() : { runs: [] };
+  const root = document.getElementById("app")!;
+  root.append(h("p", { class: "loading" }, "…"));
+  // The models load in the background: the page renders at once, figures follow when ready.
+  const app = makeApp(mode, lazyModels(mode), report);
+  await loadDevice(app);
+
+  let renderId = 0;
+  let cleanup: (() => void) | void = undefined;
+  async function render(): Promise<void> {
+    const id = ++renderId;
+    if (cleanup) cleanup();
+    cleanup = undefined;
+    const { page, arg } = parseHash(location.hash);
+    const fallback: Page = routes[app.mode === "report" ? "results" : "hierarchy"];
+    const p = routes[page] ?? fallback;
+    document.title = `memlab · ${t(p.title)}`;
+    const main = h("main", { class: "page", "data-page": page || "hierarchy" });
+    clear(root);
+    root.append(header(app), main);
+    try {
+      cleanup = await p.render(main, app, arg);
+    } catch (e) {
+      if (id !== renderId) return;
+      main.append(h("p", { class: "error" }, t("error.page", { message: String(e) })));
+      console.warn(e);
+    }
+    if (id === renderId) document.body.dataset.ready = "1";
+  }
+  window.addEventListener("hashchange", () => {
+    document.body.dataset.ready = "";
+    void render();
+  });
+  onLanguageChange(() => void render());
+  await render();
+  document.body.dataset.interactiveMs = String(Math.round(performance.now() - started));
+}
+
+void main();
