@@ -60,8 +60,8 @@ std::vector<Case> run_cases() {
     t.push_back({std::string("run bandwidth -a 'n=") + v + "'", 2, "axis n"});
   }
   t.push_back({"run bandwidth -a n==1", 2, "axis n: '=1'"});
-  t.push_back({"run bandwidth -a n=1024,1024", 2, "'1024' is given twice"});
-  t.push_back({"run bandwidth -a n=1Ki,1024", 2, "'1024' is given twice (also as '1Ki')"});
+  t.push_back({"run bandwidth -a n=1024,1024", 2, "-a/--axis: n=1024 is given twice"});
+  t.push_back({"run bandwidth -a n=1Ki,1024", 2, "n=1024 is the same value as n=1Ki"});
   t.push_back({"run bandwidth -a n=1024 -a n=2048", 2, "'n' given twice"});
   t.push_back({"run bandwidth -a op=mul", 2, "axis op: 'mul'"});
   t.push_back({"run bandwidth -a op=", 2, "-a"});
@@ -82,9 +82,9 @@ std::vector<Case> run_cases() {
   for (const char* o : {"--json", "--csv", "--md"}) {
     const std::string opt = o;
     t.push_back({"run bandwidth " + opt + " ''", 2, opt});
-    t.push_back({"run bandwidth " + opt + " /", 2, opt + ": '/' is a folder"});
-    t.push_back({"run bandwidth " + opt + " /nonexistent/dir/out", 2, opt + ": cannot write"});
-    t.push_back({"run bandwidth " + opt + " /dev/null/out", 2, opt + ": cannot write"});
+    t.push_back({"run bandwidth " + opt + " /", 2, opt + ": cannot open '/' for writing"});
+    t.push_back({"run bandwidth " + opt + " /nonexistent/dir/out", 2, opt + ": cannot open"});
+    t.push_back({"run bandwidth " + opt + " /dev/null/out", 2, opt + ": cannot open"});
   }
   // Unknown options and wrong shapes.
   t.push_back({"run --nosuch", 2, "--nosuch"});
