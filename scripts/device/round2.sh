@@ -59,8 +59,21 @@ case "$part" in
     step suite 560 "$BUILD/memlab" run --seed 7 --json "$dir/full.json" --md "$dir/full.md"
     tail -n 25 "$dir/suite.log"
     ;;
+  final)
+    # The quick suite, then the web lab's API on this GPU (a run and ten exercise checks).
+    step quick 200 "$BUILD/memlab" run --quick --seed 7 --json "$dir/quick.json"
+    tail -n 5 "$dir/quick.log"
+    token=round2-device-token-0123456789
+    "$BUILD/memlab" serve --port 18080 --token "$token" --results "$dir" >"$dir/serve.log" 2>&1 &
+    serve=$!
+    sleep 2
+    step serve_api 200 python3 scripts/device/serve_api.py 18080 "$token" \
+      "$BUILD/exercises/smem_reverse_static/solution.cu" "$dir/serve_api.json"
+    cat "$dir/serve_api.log"
+    kill "$serve"
+    ;;
   *)
-    echo "round2.sh: part '$part' is unknown; accepted: checks, suite, safety" >&2
+    echo "round2.sh: part '$part' is unknown; accepted: checks, suite, safety, final" >&2
     exit 2
     ;;
 esac
