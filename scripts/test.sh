@@ -14,5 +14,5 @@ if [ -f web/package.json ]; then
   [ "$preset" = default ] && build_dir=build
   [ -x "$build_dir/memlab" ] || { echo "memlab test: $build_dir/memlab is missing" >&2; exit 2; }
   (cd web && npm test)
-  MEMLAB_BIN="$build_dir/memlab" web/scripts/e2e.sh
+  MEMLAB_BIN="$PWD/$build_dir/memlab" web/scripts/e2e.sh
 fi

@@ -115,7 +115,7 @@ async function page(opts = {}) {
   p.on("pageerror", (e) => p.consoleErrors.push(String(e)));
   return p;
 }
-async function go(p, hash, url = server.url, timeout = 15000) {
+async function go(p, hash, url = server.url, timeout = 60000) {
   await p.goto(url.includes("#") ? url : `${url}${hash}`);
   await p.waitForFunction(() => document.body.dataset.ready === "1", null, { timeout });
 }
