@@ -87,7 +87,6 @@ add_library(memlab_server STATIC
   src/server/runs.cpp
   src/server/security.cpp
   src/server/server.cpp
-  src/server/subprocess.cpp
   ${memlab_embedded_cpp})
 target_include_directories(memlab_server PUBLIC src/server)
 target_link_libraries(memlab_server PUBLIC memlab_cuda CLI11::CLI11 PkgConfig::MEMLAB_HTTPLIB

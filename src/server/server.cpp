@@ -23,12 +23,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string self_exe() {
-  char buf[4096];
-  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "memlab";
-}
-
 bool is_wildcard(const std::string& host) {
   return host == "0.0.0.0" || host == "::";
 }
@@ -140,8 +134,7 @@ struct Server::Impl {
   std::thread thread;
   bool bound = false;
 
-  explicit Impl(const ServerOptions& o)
-      : state(o, o.memlab_exe.empty() ? self_exe() : o.memlab_exe) {}
+  explicit Impl(const ServerOptions& o) : state(o) {}
   void configure();
 };
 

@@ -14,8 +14,7 @@
 namespace memlab::server {
 
 struct ServerState {
-  explicit ServerState(const ServerOptions& o, std::string exe)
-      : options(o), models(std::move(exe)), results(o.results_dir) {}
+  explicit ServerState(const ServerOptions& o) : options(o), results(o.results_dir) {}
 
   ServerOptions options;
   int port = 0;

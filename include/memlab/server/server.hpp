@@ -15,7 +15,7 @@ struct ServerOptions {
   int port = 8080;          // 0: an ephemeral port (tests)
   std::string results_dir;  // JSON runs listed by /api/results; empty: none
   std::string token;        // empty: 32 random bytes from /dev/urandom
-  std::string memlab_exe;   // the memlab binary (interim model adapter); empty: /proc/self/exe
+  std::string memlab_exe;   // the exercise worker binary; empty: this executable
   std::size_t max_body_bytes = 256 * 1024;
   std::size_t max_source_bytes = 64 * 1024;  // an exercise's source
   int threads = 8;                           // HTTP worker threads (bounded pool)
