@@ -1,23 +1,58 @@
-// memlab claims: the table of the seeds' claims, their verdicts on the H200's full run and on
-// synthetic records (a claim that fails must say so), the level detection, and the CLI front end.
+// memlab claims: the table of the seeds' claims (each names a line of the course text in
+// docs/course/ that says it), their verdicts on the H200's full run and on synthetic records (a
+// claim that fails must say so), and the level detection. The CLI front end: test_claims_cli.cpp.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <fstream>
 #include <map>
+#include <set>
+#include <sstream>
 #include <string>
 
-#include "cli_runner.hpp"
 #include "memlab/claims/claims.hpp"
 
 namespace memlab::claims {
 namespace {
 
-using testing_cli::memlab;
 using Json = nlohmann::json;
 
 std::map<std::string, Evaluation> verdicts(const Json& run) {
   std::map<std::string, Evaluation> out;
   for (const auto& r : evaluate(run)) out[r.claim->id] = r.evaluation;
+  return out;
+}
+
+// The words of a UTF-8 line that identify it (4 characters or more, or holding a digit: "1.82x",
+// "64"), lower case, transliterated as the claims' quotes spell them (ä -> ae, ß -> ss, × -> x).
+std::set<std::string> words(const std::string& utf8) {
+  static const std::map<std::string, std::string> fold = {
+      {"\u00e4", "ae"}, {"\u00f6", "oe"}, {"\u00fc", "ue"}, {"\u00c4", "ae"},
+      {"\u00d6", "oe"}, {"\u00dc", "ue"}, {"\u00df", "ss"}, {"\u00d7", "x"}};
+  std::string ascii;
+  for (std::size_t i = 0; i < utf8.size();) {
+    bool folded = false;
+    for (const auto& [from, to] : fold) {
+      if (utf8.compare(i, from.size(), from) == 0) {
+        ascii += to;
+        i += from.size();
+        folded = true;
+        break;
+      }
+    }
+    if (folded) continue;
+    const auto ch = static_cast<unsigned char>(utf8[i++]);
+    const bool keep = ch < 128 && (std::isalnum(ch) != 0 || ch == '.');
+    ascii += keep ? static_cast<char>(std::tolower(ch)) : ' ';
+  }
+  std::set<std::string> out;
+  std::istringstream in(ascii);
+  for (std::string w; in >> w;) {
+    while (!w.empty() && w.back() == '.') w.pop_back();
+    while (!w.empty() && w.front() == '.') w.erase(w.begin());
+    const bool digit = w.find_first_of("0123456789") != std::string::npos;
+    if (w.size() >= 4 || (digit && w.size() >= 2)) out.insert(w);
+  }
   return out;
 }
 
@@ -31,14 +66,19 @@ TEST(Claims, EveryClaimNamesASeedLineThatExistsAndATest) {
   for (const auto& c : all()) {
     const auto colon = c.source.find(':');
     ASSERT_NE(colon, std::string::npos) << c.id;
-    std::ifstream f(std::string(MEMLAB_SOURCE_DIR) + "/../../shared/seeds/" +
-                    c.source.substr(0, colon));
-    if (!f) GTEST_SKIP() << "seeds not next to this checkout";
+    const std::string file = c.source.substr(0, colon);
+    std::ifstream f(std::string(MEMLAB_SOURCE_DIR) + "/docs/course/" + file);
+    ASSERT_TRUE(f.good()) << c.id << ": no course file " << file;
     const int line = std::stoi(c.source.substr(colon + 1));
     std::string text;
     for (int i = 0; i < line && std::getline(f, text); ++i) {
     }
-    EXPECT_FALSE(text.empty()) << c.id << " line " << line;
+    // The quote is the seed's sentence transliterated to ASCII; the cited line must share one of
+    // its words (4 letters or more), so a wrong line number fails.
+    bool shares = false;
+    for (const auto& w : words(c.quote)) shares = shares || words(text).count(w) > 0;
+    EXPECT_TRUE(shares) << c.id << ": " << c.source << " reads \"" << text << "\", quote \""
+                        << c.quote << "\"";
     EXPECT_FALSE(c.test.empty()) << c.id;
     EXPECT_FALSE(c.rule.empty()) << c.id;
   }
@@ -121,63 +161,6 @@ TEST(Claims, LevelsAreDetectedWhereTheLatencySteps) {
   EXPECT_EQ(levels[1].cycles, 260);
   EXPECT_EQ(levels[2].from_bytes, 1 << 27);
   EXPECT_TRUE(detect_levels({}).empty());
-}
-
-TEST(ClaimsCli, WithoutAGpuPrintsTheClaimsAndThePlanAndExits3) {
-  const auto r = memlab("claims");
-  if (r.code == 0) GTEST_SKIP() << "a GPU is visible";
-  EXPECT_EQ(r.code, 3) << r.out;
-  EXPECT_NE(r.out.find("shared_vs_global"), std::string::npos);
-  EXPECT_NE(r.out.find("memlab run hierarchy"), std::string::npos);
-  EXPECT_NE(r.out.find("000_8337f15f37bac5ed.txt:45"), std::string::npos);
-}
-
-TEST(ClaimsCli, FromARunEvaluatesAndWritesJson) {
-  const std::string out = ::testing::TempDir() + "claims.json";
-  const auto r = memlab("claims --from " + std::string(MEMLAB_SOURCE_DIR) +
-                        "/docs/results/h200-2026-11-29-full.json --json " + out);
-  EXPECT_EQ(r.code, 0) << r.out;
-  EXPECT_NE(r.out.find("does not hold"), std::string::npos);
-  std::ifstream f(out);
-  const Json j = Json::parse(f);
-  EXPECT_EQ(j["claims"].size(), all().size());
-  testing_cli::expect_usage_error("claims --from /nonexistent.json", "--from");
-}
-
-TEST(LessonsCli, NewLessonsAreListedAndRejectBadAxes) {
-  const auto r = memlab("list");
-  for (const char* name : {"hierarchy", "constant_memory", "syncthreads", "unified_memory"}) {
-    EXPECT_NE(r.out.find(name), std::string::npos) << name;
-  }
-  testing_cli::expect_usage_error("run hierarchy -a ws=1000", "axis ws");
-  testing_cli::expect_usage_error("run hierarchy -a line=6", "axis line");
-  testing_cli::expect_usage_error("run constant_memory -a distinct=3", "axis distinct");
-  testing_cli::expect_usage_error("run syncthreads -a block=100", "axis block");
-  testing_cli::expect_usage_error("run unified_memory -a size=4100", "axis size");
-}
-
-TEST(LessonsCli, HierarchyPlanRunsEachVariantOnlyWhereItApplies) {
-  const auto r = memlab("run hierarchy -a ws=16384,1073741824");
-  if (r.code == 0) GTEST_SKIP() << "a GPU is visible";
-  EXPECT_EQ(r.code, 3) << r.out;
-  // chase_shared, chase_register, chase_host and read_ca only at 16 KiB; read_cg only at 1 GiB.
-  const auto big = r.out.find("ws=1073741824");
-  ASSERT_NE(big, std::string::npos) << r.out;
-  const auto small = r.out.find("ws=16384 ");  // after the bytes line, which names every variant
-  ASSERT_LT(small, big) << r.out;
-  const std::string small_part = r.out.substr(small, big - small), big_part = r.out.substr(big);
-  // The plan line of variant `v` in `part`: planned ("useful bytes ...") or "skipped: reason".
-  auto line_of = [](const std::string& part, const std::string& v) {
-    const auto at = part.find(" " + v + " ");
-    return at == std::string::npos ? std::string() : part.substr(at, part.find('\n', at) - at);
-  };
-  for (const char* v : {"chase_shared", "chase_register", "chase_host", "read_ca"}) {
-    EXPECT_NE(line_of(small_part, v).find("useful bytes"), std::string::npos) << v;
-    EXPECT_NE(line_of(big_part, v).find("skipped: "), std::string::npos) << v;
-  }
-  EXPECT_NE(line_of(small_part, "read_cg").find("skipped: "), std::string::npos);
-  EXPECT_NE(line_of(big_part, "read_cg").find("useful bytes"), std::string::npos);
-  EXPECT_NE(big_part.find("streaming"), std::string::npos);  // the HBM model at 1 GiB
 }
 
 }  // namespace
