@@ -175,6 +175,35 @@ std::size_t Plan::skip_count() const {
   return n;
 }
 
+double useful_bytes(const Experiment& e, const Variant& v, const Params& params) {
+  return v.bytes ? v.bytes(params) : (e.bytes ? e.bytes(params) : 0.0);
+}
+
+double useful_flops(const Experiment& e, const Variant& v, const Params& params) {
+  return v.flops ? v.flops(params) : (e.flops ? e.flops(params) : 0.0);
+}
+
+PlannedPoint plan_point(const Experiment& e, const std::vector<const Variant*>& variants,
+                        Params params, std::uint64_t run_seed) {
+  PlannedPoint point;
+  point.seed = point_seed(run_seed, e.name, params);
+  if (e.footprint) point.footprint = e.footprint(params);
+  for (const Variant* v : variants) {
+    PlannedVariant pv;
+    pv.variant = v;
+    if (!v->applies_to(params)) {
+      pv.skipped = true;
+      pv.skip_reason = v->skip_reason.empty() ? kDefaultSkipReason : v->skip_reason;
+    } else {
+      pv.bytes = useful_bytes(e, *v, params);
+      pv.flops = useful_flops(e, *v, params);
+    }
+    point.variants.push_back(std::move(pv));
+  }
+  point.params = std::move(params);
+  return point;
+}
+
 Plan make_plan(const RunRequest& r) {
   check_settings(r);
   Plan plan;
@@ -205,22 +234,7 @@ Plan make_plan(const RunRequest& r) {
     if (ep.variants.empty()) continue;
     for (Params& params : expand_axes(e->axes, overrides, r.quick)) {
       if (e->validate) e->validate(params);
-      PlannedPoint point;
-      point.seed = point_seed(plan.seed, e->name, params);
-      if (e->footprint) point.footprint = e->footprint(params);
-      for (const Variant* v : ep.variants) {
-        PlannedVariant pv;
-        pv.variant = v;
-        if (!v->applies_to(params)) {
-          pv.skipped = true;
-          pv.skip_reason = v->skip_reason.empty() ? kDefaultSkipReason : v->skip_reason;
-        } else {
-          pv.bytes = v->bytes ? v->bytes(params) : (e->bytes ? e->bytes(params) : 0.0);
-          pv.flops = v->flops ? v->flops(params) : (e->flops ? e->flops(params) : 0.0);
-        }
-        point.variants.push_back(std::move(pv));
-      }
-      point.params = std::move(params);
+      PlannedPoint point = plan_point(*e, ep.variants, std::move(params), plan.seed);
       ep.points.push_back(std::move(point));
     }
     plan.experiments.push_back(std::move(ep));

@@ -8,6 +8,7 @@
 
 #include "exercise/nvrtc.hpp"
 #include "memlab/bench/measure.hpp"
+#include "memlab/bench/plan.hpp"
 #include "memlab/bench/runner.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/check.hpp"
@@ -173,29 +174,16 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
   phase("measuring cudaMemcpy and the lesson's variants at " + p.label());
   bench::Runner runner(device, ro);
   const bench::Ceiling ceiling = runner.measure_memcpy_ceiling(std::size_t{256} << 20);
-  // The lesson's variants at this one point, planned as bench::make_plan would.
+  // The lesson's variants (those the exercise compares with) at this one point.
   bench::ExperimentPlan plan;
   plan.experiment = &x;
-  bench::PlannedPoint point;
-  point.params = p;
-  point.seed = bench::point_seed(seed, x.name, p);
   const json compare = e.spec.value("compare", json::array());
   for (const bench::Variant& v : x.variants) {
     bool wanted = compare.empty();
     for (const json& c : compare) wanted = wanted || c.get<std::string>() == v.name;
-    if (!wanted) continue;
-    plan.variants.push_back(&v);
-    bench::PlannedVariant pv;
-    pv.variant = &v;
-    pv.skipped = !v.applies_to(p);
-    pv.skip_reason = v.skip_reason;
-    if (!pv.skipped) {
-      pv.bytes = v.bytes ? v.bytes(p) : (x.bytes ? x.bytes(p) : 0.0);
-      pv.flops = v.flops ? v.flops(p) : (x.flops ? x.flops(p) : 0.0);
-    }
-    point.variants.push_back(pv);
+    if (wanted) plan.variants.push_back(&v);
   }
-  plan.points.push_back(std::move(point));
+  plan.points.push_back(bench::plan_point(x, plan.variants, p, seed));
   std::vector<bench::Record> records;
   runner.run(plan, records);
 
@@ -217,8 +205,8 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
                                         stream, mo, mo.flush_l2 ? &flusher : nullptr)
                              .stats;
   const bench::Variant* as = x.find_variant(check_as);
-  const double bytes = as->bytes ? as->bytes(p) : (x.bytes ? x.bytes(p) : 0.0);
-  const double flops = as->flops ? as->flops(p) : (x.flops ? x.flops(p) : 0.0);
+  const double bytes = bench::useful_bytes(x, *as, p);
+  const double flops = bench::useful_flops(x, *as, p);
   auto figures = [&](double median_ms) {
     json f = {{"median_ms", median_ms}};
     if (!(median_ms > 0)) return f;  // not timed (failed check): no rates

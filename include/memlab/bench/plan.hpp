@@ -87,6 +87,15 @@ struct Plan {
 // --budget), including duplicated experiments, variants, axes and axis values.
 Plan make_plan(const RunRequest& request);
 
+// One point of one experiment: its seed (point_seed of the run's), its footprint, and each of
+// `variants` planned with its useful bytes and flops, or skipped with its only_if's reason.
+// make_plan plans every point with it; the exercise engine plans the learner's point with it.
+PlannedPoint plan_point(const Experiment& experiment, const std::vector<const Variant*>& variants,
+                        Params params, std::uint64_t run_seed);
+// A variant's useful bytes and flops at a point: the variant's own, else the experiment's, else 0.
+double useful_bytes(const Experiment& experiment, const Variant& variant, const Params& params);
+double useful_flops(const Experiment& experiment, const Variant& variant, const Params& params);
+
 // The plan as data (for text, JSON, a web page): what will run where, and what is skipped.
 struct VariantAtPoint {
   std::string name;
