@@ -226,9 +226,12 @@ Plan make_plan(const RunRequest& r) {
     ExperimentPlan ep;
     ep.experiment = e;
     for (const auto& v : e->variants) {
-      const bool keep = r.variants.empty() ||
-                        std::any_of(r.variants.begin(), r.variants.end(),
-                                    [&](const std::string& f) { return matches(f, *e, v); });
+      // Without a filter: every variant but the opt-in ones (Variant::opt_in); a filter takes
+      // what it names, opt-in or not.
+      const bool keep = r.variants.empty()
+                            ? v.opt_in.empty()
+                            : std::any_of(r.variants.begin(), r.variants.end(),
+                                          [&](const std::string& f) { return matches(f, *e, v); });
       if (keep) ep.variants.push_back(&v);
     }
     if (ep.variants.empty()) continue;

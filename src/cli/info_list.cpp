@@ -54,6 +54,11 @@ void add_list_command(CLI::App& app, int& exit_code) {
         variants += (variants.empty() ? "" : ", ") + v.name + (v.name == e.baseline ? "*" : "");
       }
       std::cout << fmt::format("{:<15}   variants: {}  (* = baseline)\n", "", variants);
+      for (const bench::Variant& v : e.variants) {
+        if (v.opt_in.empty()) continue;
+        std::cout << fmt::format("{:<15}   opt-in (runs only with -v {}): {}\n", "", v.name,
+                                 v.opt_in);
+      }
       for (const bench::AxisSpec& a : e.axes) {
         std::cout << fmt::format("{:<15}   axis {}: default {}; quick {}; accepted: {}\n", "",
                                  a.name, fmt::join(a.defaults, ","),

@@ -179,7 +179,8 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
   plan.experiment = &x;
   const json compare = e.spec.value("compare", json::array());
   for (const bench::Variant& v : x.variants) {
-    bool wanted = compare.empty();
+    // No compare list: every variant but the opt-in ones (not yet verified on a GPU), as a plan.
+    bool wanted = compare.empty() && v.opt_in.empty();
     for (const json& c : compare) wanted = wanted || c.get<std::string>() == v.name;
     if (wanted) plan.variants.push_back(&v);
   }

@@ -50,7 +50,9 @@ json list_json() {
   for (const bench::Experiment& e : bench::experiments()) {
     json variants = json::array(), axes = json::array();
     for (const bench::Variant& v : e.variants) {
-      variants.push_back({{"name", v.name}, {"description", v.description}});
+      json variant = {{"name", v.name}, {"description", v.description}};
+      if (!v.opt_in.empty()) variant["opt_in"] = v.opt_in;  // out of a plan unless named
+      variants.push_back(variant);
     }
     for (const bench::AxisSpec& a : e.axes) {
       json axis = {{"name", a.name},

@@ -2,7 +2,8 @@
 // reference. Inputs are integers in [-3, 3], so every product and partial sum is an integer of
 // magnitude <= 9 K < 2^24: exact in FP32 whatever the summation order. Sizes cover the guarded
 // paths (not multiples of any tile, a single element) and the fast float4 path (multiples of
-// 128 x 128 x 8, an odd number of k tiles for the double-buffered kernel).
+// 128 x 128 x 8, an odd number of k tiles for the double-buffered kernel) and cp_async's whole
+// 128 x 128 x 32 tiles (1, 2 and 7 k tiles: the 3-stage ring wraps).
 #include <gtest/gtest.h>
 
 #include "gpu_test.hpp"
@@ -31,13 +32,13 @@ struct Size {
 
 TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
   if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
-  const Size sizes[] = {{1, 1, 1},      {17, 33, 9},     {127, 129, 65}, {300, 200, 100},
-                        {128, 128, 8},  {256, 384, 136}, {129, 128, 8},  {128, 256, 300},
-                        {256, 512, 64}, {512, 256, 72}};
+  const Size sizes[] = {{1, 1, 1},      {17, 33, 9},     {127, 129, 65},  {300, 200, 100},
+                        {128, 128, 8},  {256, 384, 136}, {129, 128, 8},   {128, 256, 300},
+                        {256, 512, 64}, {512, 256, 72},  {384, 256, 224}, {128, 128, 32}};
   const Variant kernels[] = {Variant::NaiveUncoalesced, Variant::Naive,    Variant::Tiled16,
                              Variant::Tiled32,          Variant::Block1d,  Variant::Block2d,
                              Variant::Vectorized,       Variant::Warptile, Variant::DoubleBuffer,
-                             Variant::ThreadTile8x16};
+                             Variant::ThreadTile8x16,   Variant::CpAsync,  Variant::Tma};
   Stream stream;
   CublasHandle cublas;
   for (const Size& s : sizes) {

@@ -254,6 +254,41 @@ TEST(Plan, DescribedAsTextAndJson) {
   EXPECT_FALSE(scale4.at("variants").at(1).contains("bytes"));
 }
 
+// An opt-in variant (e.g. a Hopper kernel not yet verified on hardware) stays out of a plan that
+// names no variant, also when the experiment is named; -v takes it by its plain or full name.
+TEST(Plan, OptInVariantsRunOnlyWhenNamed) {
+  static const bool registered = [] {
+    ExperimentBuilder<Dummy> b("zz_optin", "an opt-in test");
+    b.int_axis("n", {"4"}, {"4"}, 1, 1 << 20, "size")
+        .default_suite(false)
+        .setup([](const Params& p, std::uint64_t) { return Dummy{static_cast<int>(p.n("n"))}; })
+        .variant("proven", "verified", [](Dummy&, const Params&, cudaStream_t) {})
+        .variant("fresh", "unproven", [](Dummy&, const Params&, cudaStream_t) {})
+        .opt_in("not yet verified on hardware")
+        .baseline("proven");
+    return register_experiment(b.build());
+  }();
+  ASSERT_TRUE(registered);
+  const Experiment* e = find_experiment("zz_optin");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->variants[1].opt_in, "not yet verified on hardware");
+  EXPECT_TRUE(e->variants[0].opt_in.empty());
+  RunRequest r = request({"zz_optin"});
+  Plan p = make_plan(r);
+  ASSERT_EQ(p.experiments.size(), 1u);
+  ASSERT_EQ(p.experiments[0].variants.size(), 1u);
+  EXPECT_EQ(p.experiments[0].variants[0]->name, "proven");
+  EXPECT_EQ(p.measurement_count(), 1u);
+  for (const std::string filter : {"fresh", "zz_optin:fresh"}) {
+    r.variants = {filter};
+    p = make_plan(r);
+    ASSERT_EQ(p.experiments[0].variants.size(), 1u) << filter;
+    EXPECT_EQ(p.experiments[0].variants[0]->name, "fresh") << filter;
+  }
+  r.variants = {"fresh", "proven"};
+  EXPECT_EQ(make_plan(r).experiments[0].variants.size(), 2u);
+}
+
 TEST(Plan, ProgressEventsFormatAsOneLine) {
   EXPECT_EQ(format_progress({ProgressEvent::Stage::Measure, "bandwidth", "elem_f1", "n=4", 3, 12}),
             "bandwidth elem_f1 n=4 (3/12)");

@@ -103,6 +103,10 @@ struct Variant {
   // this says what its failed check teaches. Its failure is recorded, not counted: the run does
   // not exit 1 for it, and it is never timed.
   std::string expected_failure;
+  // Non-empty: the variant is opt-in. A plan takes it only when -v/--variants names it (never in
+  // a default run, nor in `memlab run LESSON`); this says why, e.g. "not yet verified on hardware"
+  // for a kernel that compiles but has not passed its checks on a GPU. `memlab list` shows it.
+  std::string opt_in;
   bool applies_to(const Params& p) const { return !applies || applies(p); }
 };
 
@@ -277,6 +281,11 @@ class ExperimentBuilder {
   // The variant declared last is broken on purpose; `lesson` says what its failed check shows.
   ExperimentBuilder& expected_failure(std::string lesson) {
     e_.variants.back().expected_failure = std::move(lesson);
+    return *this;
+  }
+  // The variant declared last is opt-in (see Variant::opt_in); `reason` says why.
+  ExperimentBuilder& opt_in(std::string reason) {
+    e_.variants.back().opt_in = std::move(reason);
     return *this;
   }
   ExperimentBuilder& baseline(std::string name) {

@@ -4,6 +4,7 @@
 
 #include "bandwidth/kernels.cuh"
 #include "bandwidth/reference.hpp"
+#include "common/hopper.hpp"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/parallel.hpp"
 #include "memlab/cuda/buffer.hpp"
@@ -100,6 +101,7 @@ bench::Experiment make() {
                 "floats per array (default 2^28 = 1 GiB per array)")
       .test_point({{"op", "copy"}, {"n", "1"}})
       .test_point({{"op", "copy"}, {"n", "100003"}})
+      .test_point({{"op", "copy"}, {"n", "8192"}})  // bulk_copy: two whole 16 KiB chunks
       .test_point({{"op", "scale"}, {"n", "4097"}})
       .test_point({{"op", "add"}, {"n", "1000"}})
       .test_point({{"op", "add"}, {"n", "1048579"}})
@@ -128,6 +130,12 @@ bench::Experiment make() {
       case Variant::CudaMemcpy:
         b.only_if([](const Params& p) { return op_of(p) == Op::Copy; },
                   "cudaMemcpy is the copy ceiling: op=copy only");
+        break;
+      case Variant::BulkCopy:
+        b.only_if(
+             [](const Params& p) { return op_of(p) == Op::Copy && hopper::sm90_or_no_device(); },
+             "cp.async.bulk copies: op=copy only, and needs compute capability 9.0")
+            .opt_in(hopper::kUnverified);
         break;
       case Variant::CudaMemset:
         b.only_if([](const Params& p) { return op_of(p) == Op::Fill; },

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "bandwidth/kernels.cuh"
+#include "bandwidth/kernels_bulk.cuh"
 #include "common/launch.hpp"
 
 namespace memlab::lessons::bandwidth {
@@ -162,6 +163,9 @@ void launch_op(Variant v, const Args& x, cudaStream_t s) {
     case Variant::F4Unroll4Cs:
       f4_unroll4<op, true><<<blocks_for(x.n / 4, kBlock * 4), kBlock, 0, s>>>(x);
       MEMLAB_CHECK_LAUNCH(f4_unroll4_cs);
+      return;
+    case Variant::BulkCopy:  // op=copy only (the experiment's only_if)
+      launch_bulk_copy(x.a, x.c, x.n, s);
       return;
     case Variant::CudaMemcpy:
       MEMLAB_CUDA_CHECK(

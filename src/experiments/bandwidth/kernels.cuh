@@ -44,6 +44,10 @@ enum class Variant {
   // The same with streaming cache hints (ld.global.cs / st.global.cs: evict first), so the output
   // does not push the inputs out of L2.
   F4Unroll4Cs,
+  // Hopper (sm_90, op=copy only; kernels_bulk.cu): one thread per block hands the SM's copy engine
+  // a 16 KiB chunk, global -> shared (cp.async.bulk, mbarrier) and shared -> global; no thread
+  // moves a float. Opt-in until verified on a GPU.
+  BulkCopy,
   // cudaMemcpyAsync device-to-device (op=copy only): the ceiling the kernels aim at.
   CudaMemcpy,
   // cudaMemsetAsync (op=fill only): the write-only ceiling.
@@ -58,6 +62,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
     {Variant::F4Unroll4, "f4_unroll4", "4 independent float4 loads in flight per thread"},
     {Variant::F4Unroll4Cs, "f4_unroll4_cs",
      "as f4_unroll4 with streaming (evict-first) cache hints"},
+    {Variant::BulkCopy, "bulk_copy",
+     "Hopper cp.async.bulk: 16 KiB chunks global -> shared -> global by the copy engine"},
     {Variant::CudaMemcpy, "cudaMemcpy", "cudaMemcpyAsync device-to-device: the copy ceiling"},
     {Variant::CudaMemset, "cudaMemset", "cudaMemsetAsync: the write-only ceiling"},
 };

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/gpu_check.hpp"
+#include "common/hopper.hpp"
 #include "conv2d/kernels.cuh"
 #include "conv2d/reference.hpp"
 #include "memlab/bench/experiment.hpp"
@@ -170,6 +171,13 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
       reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
       break;
     }
+    case Variant::Tma:
+    case Variant::Cluster:
+      input_tile = 64;  // 64 x (32 + 2r) loaded per (64 - 2r) x 32 outputs
+      shared = 4.0 * 64 * (32 + 2 * r);
+      reuse = static_cast<double>(k) * k * (64.0 - 2 * r) * 32.0 / (64.0 * (32 + 2 * r));
+      idle = 4.0 * 2 * r;  // columns 64 - 2r .. 63 of each of the 4 row groups only load
+      break;
     case Variant::Separable:
       input_tile = 0;
       reuse = k / 2.0;  // K^2 / 2K: flops saved
@@ -201,6 +209,17 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
           .only_if(separable_of, "needs a col x row mask: separable=yes only")
           .variant_flops([](const Params& p) { return 4.0 * mask_of(p) * pixels(p); });
       break;
+    case Variant::Tma:
+    case Variant::Cluster:  // the random K x K mask; TMA rows need 16-byte strides
+      b.predict(roofline)
+          .only_if(
+              [](const Params& p) {
+                return !separable_of(p) && p.n("width") % 4 == 0 && hopper::sm90_or_no_device();
+              },
+              "TMA tiles: separable=no, width a multiple of 4 (16-byte row strides), and "
+              "compute capability 9.0")
+          .opt_in(hopper::kUnverified);
+      break;
   }
 }
 
@@ -228,6 +247,8 @@ bench::Experiment make() {
       .test_point({{"height", "517"}, {"width", "1028"}, {"mask", "15"}, {"separable", "no"}})
       .test_point({{"height", "129"}, {"width", "516"}, {"mask", "1"}, {"separable", "no"}})
       .test_point({{"height", "300"}, {"width", "4"}, {"mask", "9"}, {"separable", "no"}})
+      .test_point({{"height", "130"}, {"width", "200"}, {"mask", "9"}, {"separable", "no"}})
+      .test_point({{"height", "70"}, {"width", "132"}, {"mask", "13"}, {"separable", "no"}})
       .test_point({{"height", "1"}, {"width", "7"}, {"mask", "3"}, {"separable", "yes"}})
       .test_point({{"height", "33"}, {"width", "65"}, {"mask", "5"}, {"separable", "yes"}})
       .test_point({{"height", "37"}, {"width", "260"}, {"mask", "7"}, {"separable", "yes"}})

@@ -5,6 +5,7 @@
 
 #include "common/launch.hpp"
 #include "conv2d/kernels.cuh"
+#include "conv2d/kernels_hopper.cuh"
 
 namespace memlab::lessons::conv2d {
 namespace {
@@ -475,6 +476,7 @@ void upload_mask(const float* mask, const float* row, const float* col, int k) {
   MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_mask, mask, kk * kk * sizeof(float)));
   if (row != nullptr) MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_row, row, kk * sizeof(float)));
   if (col != nullptr) MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_col, col, kk * sizeof(float)));
+  upload_mask_hopper(mask, k);
 }
 
 void launch(Variant variant, const Image& img, const float* mask, float* tmp, cudaStream_t stream) {
@@ -513,6 +515,10 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
       return dispatch(false, img, tmp, stream);
     case Variant::Separable:
       return dispatch(true, img, tmp, stream);
+    case Variant::Tma:
+      return launch_hopper(false, img, stream);
+    case Variant::Cluster:
+      return launch_hopper(true, img, stream);
   }
 }
 

@@ -45,6 +45,13 @@ enum class Variant {
   // (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes still 8 H W; the
   // intermediate costs another 8 H W of DRAM traffic (16 H W total).
   Separable,
+  // Hopper (sm_90, width % 4 == 0; kernels_hopper.cu): (64 - 2r) x 32 output tiles, the 64 x
+  // (32 + 2r) input tile with its halo loaded by one TMA box (zero ghost cells = the engine's
+  // out-of-bounds fill), taps from __constant__, 8 rows per thread. Opt-in until verified.
+  Tma,
+  // As tma, 4 blocks stacked in a cluster: each loads its own 32 rows, and its halo rows come from
+  // the neighbouring blocks' shared memory (distributed shared memory, cluster barriers).
+  Cluster,
 };
 
 inline constexpr VariantInfo<Variant> kVariants[] = {
@@ -58,6 +65,9 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "R x 4 outputs per thread, register window of 16-byte row loads, mask in __constant__"},
     {Variant::Separable, "separable",
      "separable mask only: row pass + column pass through an intermediate"},
+    {Variant::Tma, "tma", "Hopper TMA: input tile + halo as one box, zero fill = ghost cells"},
+    {Variant::Cluster, "cluster",
+     "Hopper cluster of 4 blocks: own rows by TMA, halo rows from neighbours' shared memory"},
 };
 
 // Copies the K x K mask (row-major) and, for the separable path, its row and column factors

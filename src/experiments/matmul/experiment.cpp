@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/hopper.hpp"
 #include "matmul/kernels.cuh"
 #include "matmul/reference.hpp"
 #include "matmul/vendor.hpp"
@@ -177,6 +178,10 @@ Bound bound_of(Variant v) {
       return {32, 1.0, "FMA pipe -> peak"};
     case Variant::ThreadTile8x16:
       return {32, 1.0, "FMA pipe: 128 FMAs per 6 LDS.128 -> peak"};
+    case Variant::CpAsync:
+      return {32, 1.0, "FMA pipe: 512 FMAs per 24 LDS.128, loads off the register file -> peak"};
+    case Variant::Tma:
+      return {32, 1.0, "FMA pipe: 512 FMAs per 24 LDS.128, 2 copy instructions per k tile -> peak"};
     case Variant::Cublas:
       return {0, 1.0, "FMA pipe -> peak (cuBLAS measured 50.5 TFLOP/s: 75%)"};
   }
@@ -220,7 +225,9 @@ bench::Experiment make() {
       .test_point({{"m", "17"}, {"n", "33"}, {"k", "9"}})
       .test_point({{"m", "127"}, {"n", "129"}, {"k", "65"}})
       .test_point({{"m", "300"}, {"n", "200"}, {"k", "100"}})
-      .test_point({{"m", "256"}, {"n", "384"}, {"k", "72"}})  // the fast kernels' float4 path
+      .test_point({{"m", "256"}, {"n", "384"}, {"k", "72"}})   // the fast kernels' float4 path
+      .test_point({{"m", "128"}, {"n", "128"}, {"k", "32"}})   // cp_async: one k tile
+      .test_point({{"m", "256"}, {"n", "128"}, {"k", "160"}})  // cp_async: 5 k tiles, 3 stages
       .bytes([](const Params& p) {
         const double m = static_cast<double>(p.n("m")), n = static_cast<double>(p.n("n")),
                      k = static_cast<double>(p.n("k"));
@@ -265,6 +272,15 @@ bench::Experiment make() {
         .inspect([id, index, bound](State& st, const Params&, bench::Extras& x) {
           add_figures(st, index, id, bound.tile_intensity, x);
         });
+    if (id == Variant::CpAsync) {
+      b.only_if([](const Params&) { return hopper::cc_at_least_or_no_device(8); },
+                "cp.async needs compute capability 8.0")
+          .opt_in(hopper::kUnverified);
+    }
+    if (id == Variant::Tma) {
+      b.only_if([](const Params&) { return hopper::sm90_or_no_device(); }, hopper::kNeedsSm90)
+          .opt_in(hopper::kUnverified);
+    }
     ++index;
   }
   b.baseline(variant_name(kVariants, Variant::Naive));

@@ -4,6 +4,7 @@
 
 #include "common/launch.hpp"
 #include "matmul/kernels.cuh"
+#include "matmul/kernels_async.cuh"
 
 namespace memlab::lessons::matmul {
 namespace {
@@ -426,6 +427,7 @@ __global__ void __launch_bounds__(kTtThreads, 2)
 struct Choice {
   const void* fn;
   dim3 grid, block;
+  std::size_t smem = 0;  // dynamic shared memory
 };
 
 Choice choose(Variant variant, int M, int N, int K) {
@@ -465,6 +467,17 @@ Choice choose(Variant variant, int M, int N, int K) {
       // Whole tiles only; other sizes run double_buffer's guarded kernel.
       if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
       return {reinterpret_cast<const void*>(thread_tile_kernel), grid128, dim3(kTtThreads)};
+    case Variant::CpAsync:
+      // Whole tiles only; other sizes run double_buffer's guarded kernel.
+      if (M % kCpAsyncBM != 0 || N % kCpAsyncBN != 0 || K % kCpAsyncBK != 0) {
+        return choose(Variant::DoubleBuffer, M, N, K);
+      }
+      return {cp_async_kernel_fn(), grid128, dim3(kCpAsyncThreads), kCpAsyncSmem};
+    case Variant::Tma:  // launched by launch_tma (tensor maps); this is for kernel_info
+      if (M % kCpAsyncBM != 0 || N % kCpAsyncBN != 0 || K % kCpAsyncBK != 0) {
+        return choose(Variant::DoubleBuffer, M, N, K);
+      }
+      return {tma_kernel_fn(), grid128, dim3(kCpAsyncThreads), kCpAsyncSmem};
     case Variant::Cublas:
       throw std::logic_error("matmul: cublas is not one of memlab's kernels (see vendor.hpp)");
   }
@@ -479,9 +492,14 @@ bool fast_path(int M, int N, int K) {
 
 void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
             cudaStream_t stream) {
+  if (variant == Variant::Tma && M % kCpAsyncBM == 0 && N % kCpAsyncBN == 0 &&
+      K % kCpAsyncBK == 0) {
+    launch_tma(A, B, C, M, N, K, stream);
+    return;
+  }
   const Choice c = choose(variant, M, N, K);
   void* args[] = {&M, &N, &K, &A, &B, &C};
-  MEMLAB_CUDA_CHECK(cudaLaunchKernel(c.fn, c.grid, c.block, args, 0, stream));
+  MEMLAB_CUDA_CHECK(cudaLaunchKernel(c.fn, c.grid, c.block, args, c.smem, stream));
 }
 
 KernelInfo kernel_info(Variant variant, int M, int N, int K) {

@@ -65,6 +65,18 @@ enum class Variant {
   // + 128 threads of 8 x 16 outputs (128 accumulators) on the same 128 x 128 tile: 6 LDS.128 per
   // 128 FMAs instead of 4 per 64, still 2 blocks per SM.
   ThreadTile8x16,
+  // thread_tile_8x16's arithmetic fed by a 3-stage cp.async.cg pipeline (kernels_async.cu):
+  // 128 x 32 / 32 x 128 k tiles copied global -> shared 16 bytes at a time without registers, two
+  // stages in flight during the compute of the third (commit_group / wait_group 1); A row-major
+  // with a chunk swizzle. Whole tiles (M, N % 128, K % 32) only, else double_buffer's guarded
+  // kernel. Opt-in until verified on a GPU.
+  CpAsync,
+  // The same tiles loaded by the Tensor Memory Accelerator (kernels_tma.cu): one thread issues two
+  // tensor copies per k tile onto an mbarrier, A's box written with the 128-byte swizzle (thread
+  // rows m = lane / 4 + 8 i read it conflict-free). sm_90; whole tiles, else double_buffer's
+  // guarded
+  // kernel. Opt-in until verified on a GPU.
+  Tma,
   // cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line. Not one of memlab's
   // kernels: it runs through vendor.hpp, and `launch`/`kernel_info` reject it (std::logic_error).
   Cublas,
@@ -85,6 +97,10 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "+ two shared stages, next tile's loads in flight during compute"},
     {Variant::ThreadTile8x16, "thread_tile_8x16",
      "+ 128 threads of 8 x 16 outputs: 6 LDS.128 per 128 FMAs, 2 blocks per SM"},
+    {Variant::CpAsync, "cp_async",
+     "+ 3-stage cp.async.cg pipeline (32 KiB k tiles, no register staging), swizzled A"},
+    {Variant::Tma, "tma",
+     "+ TMA tile loads (2 tensor copies per k tile, mbarrier, swizzled A), 3 stages"},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T"},
 };
 

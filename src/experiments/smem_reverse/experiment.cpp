@@ -1,6 +1,7 @@
 // Registration of the smem_reverse lesson.
 #include <vector>
 
+#include "common/hopper.hpp"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/fill.hpp"
@@ -57,6 +58,8 @@ bench::Experiment make() {
       .test_point({{"n", "4099"}})
       .test_point({{"n", "24577"}})  // one full 96 KiB segment + 1
       .test_point({{"n", "1000003"}})
+      .test_point({{"n", "4096"}})   // bulk: exactly one 16 KiB segment
+      .test_point({{"n", "10000"}})  // bulk: two segments and a 1808-float tail
       .bytes(useful)
       .footprint(useful)
       .setup(setup)
@@ -74,6 +77,12 @@ bench::Experiment make() {
     b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {
        launch(id, st.in.get(), st.out.get(), st.n, s);
      }).predict(streaming);
+    if (id == Variant::Bulk) {
+      b.only_if([](const Params& p) { return p.n("n") % 4 == 0 && hopper::sm90_or_no_device(); },
+                "cp.async.bulk: needs n a multiple of 4 (16-byte aligned mirrored segments) and "
+                "compute capability 9.0")
+          .opt_in(hopper::kUnverified);
+    }
   }
   b.baseline(variant_name(kVariants, Variant::Global));
   return b.build();

@@ -2,6 +2,7 @@
 
 #include "common/launch.hpp"
 #include "smem_reverse/kernels.cuh"
+#include "smem_reverse/kernels_bulk.cuh"
 
 namespace memlab::lessons::smem_reverse {
 namespace {
@@ -115,6 +116,9 @@ void launch(Variant variant, const float* in, float* out, std::size_t n, cudaStr
     case Variant::DynamicF4:
       dynamic_reverse_f4<<<segments(n, kDynSeg), 256, kDynSeg * 4, s>>>(in, out, n, kDynSeg);
       MEMLAB_CHECK_LAUNCH(dynamic_reverse_f4);
+      return;
+    case Variant::Bulk:
+      launch_bulk_reverse(in, out, n, s);
       return;
   }
 }

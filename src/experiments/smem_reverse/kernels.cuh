@@ -40,6 +40,10 @@ enum class Variant {
   // 16 KiB segments with 16-byte global loads and stores (float4); the output's float4 grid is
   // shifted by n mod 4, so edge quads are written element-wise.
   DynamicF4,
+  // Hopper (sm_90, n a multiple of 4; kernels_bulk.cu): the 16 KiB segment in and out by the copy
+  // engine (cp.async.bulk with an mbarrier, then shared -> global), reversed in shared memory as
+  // float4 quads. Opt-in until verified on a GPU.
+  Bulk,
 };
 
 inline constexpr VariantInfo<Variant> kVariants[] = {
@@ -52,6 +56,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
     {Variant::Dynamic96k, "dynamic_96k",
      "96 KiB dynamic segment (cudaFuncSetAttribute opt-in), 1024 threads x 24"},
     {Variant::DynamicF4, "dynamic_f4", "16 KiB dynamic segment, 16-byte global loads and stores"},
+    {Variant::Bulk, "bulk",
+     "Hopper cp.async.bulk: 16 KiB segment in and out by the copy engine, float4 reversal"},
 };
 
 void launch(Variant variant, const float* in, float* out, std::size_t n, cudaStream_t stream);

@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/hopper.hpp"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/parallel.hpp"
 #include "memlab/common/error.hpp"
@@ -34,7 +35,7 @@ namespace {
 using bench::Params;
 
 enum class DType { kBf16, kTf32 };
-enum class Variant { kMmaSync, kCublas };
+enum class Variant { kMmaSync, kWgmma, kCublas };
 struct VariantInfo {
   Variant id;
   const char* name;
@@ -43,6 +44,8 @@ struct VariantInfo {
 constexpr VariantInfo kVariants[] = {
     {Variant::kMmaSync, "mma_sync",
      "mma.sync (BF16 m16n8k16 with ldmatrix / TF32 m16n8k8), 4-stage cp.async, 128x128 tiles"},
+    {Variant::kWgmma, "wgmma",
+     "Hopper wgmma m64n256k16 BF16, TMA 128B-swizzled 4-stage ring, producer/consumer warpgroups"},
     {Variant::kCublas, "cublas", "cublasGemmEx, same types, FP32 compute: the vendor line"},
 };
 
@@ -146,6 +149,9 @@ void run(State& st, Variant v, cudaStream_t s) {
         launch_mma_tf32(st.a32.get(), st.b32.get(), st.c.get(), st.g, s);
       }
       return;
+    case Variant::kWgmma:  // BF16 only (the only_if)
+      launch_wgmma_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
+      return;
     case Variant::kCublas:
       if (st.dtype == DType::kBf16) {
         st.cublas->gemm_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
@@ -235,6 +241,12 @@ bench::Experiment make() {
         .test_point({{"dtype", t}, {"m", "300"}, {"n", "200"}, {"k", "1000"}})
         .test_point({{"dtype", t}, {"m", "256"}, {"n", "384"}, {"k", "96"}});
   }
+  // wgmma's tiles (128 x 256 x 64, 4 stages, 16 block rows per raster group): whole tiles, edges
+  // in every dimension, more k tiles than stages, and more block rows than one raster group.
+  b.test_point({{"dtype", "bf16"}, {"m", "128"}, {"n", "256"}, {"k", "64"}})
+      .test_point({{"dtype", "bf16"}, {"m", "129"}, {"n", "257"}, {"k", "65"}})
+      .test_point({{"dtype", "bf16"}, {"m", "2181"}, {"n", "300"}, {"k", "72"}})
+      .test_point({{"dtype", "bf16"}, {"m", "200"}, {"n", "520"}, {"k", "1000"}});
   b.flops(gemm_flops)
       .bytes(input_bytes)
       .footprint(input_bytes)
@@ -250,6 +262,16 @@ bench::Experiment make() {
       // mma.sync BF16/TF32 needs sm_80; without a device (the plan) the variant is listed.
       b.only_if([](const Params&) { return device_count_or_zero() == 0 || caps().cc_major >= 8; },
                 "mma.sync with BF16/TF32 needs compute capability 8.0 or newer");
+    }
+    if (v == Variant::kWgmma) {
+      // sm_90a machine code runs on compute capability 9.0 only (not on later GPUs).
+      b.only_if(
+           [](const Params& p) {
+             return dtype_of(p) == DType::kBf16 && wgmma_built() &&
+                    (device_count_or_zero() == 0 || caps().cc_major == 9);
+           },
+           "wgmma: dtype bf16 only, and needs an sm_90a build on a compute capability 9.0 GPU")
+          .opt_in(hopper::kUnverified);
     }
   }
   b.baseline("cublas");

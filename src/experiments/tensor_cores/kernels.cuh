@@ -39,6 +39,12 @@ struct Gemm {
 // A, B: BF16 bit patterns (uint16), C: FP32.
 void launch_mma_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c, const Gemm& g,
                      cudaStream_t stream);
+// Hopper (wgmma_bf16_sm90a.cu): wgmma.m64n256k16 from TMA-loaded, 128B-swizzled shared memory,
+// a 4-stage mbarrier ring, one producer and two consumer warpgroups. Needs an sm_90a build
+// (wgmma_built()) and a compute capability 9.0 GPU.
+void launch_wgmma_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c, const Gemm& g,
+                       cudaStream_t stream);
+bool wgmma_built();
 // A, B: FP32 arrays holding TF32 values, C: FP32.
 void launch_mma_tf32(const float* a, const float* b, float* c, const Gemm& g, cudaStream_t stream);
 

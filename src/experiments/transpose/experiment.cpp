@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "common/hopper.hpp"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/buffer.hpp"
@@ -91,6 +92,7 @@ Model model_of(Variant v) {
     case Variant::SmemPadded:
     case Variant::PaddedCoarse:
     case Variant::Tile64F4:
+    case Variant::Tma:
     case Variant::Copy:
       return coalesced;
   }
@@ -111,6 +113,7 @@ bench::Experiment make() {
       .test_point({{"rows", "4097"}, {"cols", "31"}})
       .test_point({{"rows", "128"}, {"cols", "192"}})  // whole 64-tiles, float4 path only
       .test_point({{"rows", "260"}, {"cols", "132"}})  // float4 path plus edge tiles
+      .test_point({{"rows", "36"}, {"cols", "100"}})   // tma: clipped boxes on both edges
       .validate(validate)
       .bytes(useful)
       .footprint(useful)
@@ -129,6 +132,15 @@ bench::Experiment make() {
     b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {
        launch(id, st.in.get(), st.out.get(), st.rows, st.cols, s);
      }).predict(model_of(id));
+    if (id == Variant::Tma) {
+      b.only_if(
+           [](const Params& p) {
+             return p.n("rows") % 4 == 0 && p.n("cols") % 4 == 0 && hopper::sm90_or_no_device();
+           },
+           "TMA: needs rows and cols multiples of 4 (16-byte row strides) and compute "
+           "capability 9.0")
+          .opt_in(hopper::kUnverified);
+    }
   }
   b.baseline(variant_name(kVariants, Variant::Copy));
   return b.build();

@@ -34,6 +34,11 @@ enum class Variant {
   // (bank r + 4j + k) and the column reads (bank 4i + k + c) hit 32 different banks. Edge tiles and
   // sizes whose rows or cols are not multiples of 4 take a scalar path.
   Tile64F4,
+  // Hopper (sm_90), kernels_tma.cu: 32x32 boxes loaded and stored by the Tensor Memory
+  // Accelerator (2D tensor maps, mbarrier, 128-byte swizzle), transposed in shared memory as 4x4
+  // register blocks with 16-byte conflict-free accesses; rows, cols multiples of 4. Opt-in until
+  // verified on a GPU.
+  Tma,
   // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
   // ceiling a tiled transpose is measured against.
   Copy,
@@ -46,9 +51,14 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
     {Variant::PaddedCoarse, "padded_coarse", "32x33 tile, 32x8 threads moving 4 rows each"},
     {Variant::Tile64F4, "tile64_f4",
      "64x65 tile, float4 global accesses, conflict-free warp mapping"},
+    {Variant::Tma, "tma",
+     "Hopper TMA: 32x32 boxes in and out by the copy engine, swizzled tile, 4x4 blocks"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
+
+// The Tma variant (kernels_tma.cu); needs sm_90 and rows, cols multiples of 4.
+void launch_tma(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 

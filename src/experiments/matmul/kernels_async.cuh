@@ -1,0 +1,24 @@
+// matmul's cp.async pipeline kernel (kernels_async.cu) and TMA kernel (kernels_tma.cu), for
+// kernels.cu's dispatch.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+namespace memlab::lessons::matmul {
+
+inline constexpr int kCpAsyncThreads = 128;
+// Dynamic shared memory: 3 stages of a 128 x 32 A tile and a 32 x 128 B tile (96 KiB).
+inline constexpr int kCpAsyncSmem = 3 * (128 * 32 + 32 * 128) * 4;
+// The block tile's shape: whole tiles only.
+inline constexpr int kCpAsyncBM = 128, kCpAsyncBN = 128, kCpAsyncBK = 32;
+
+// The kernel, (int M, int N, int K, const float* A, const float* B, float* C), for
+// cudaLaunchKernel; the first call raises its dynamic shared-memory limit to kCpAsyncSmem.
+const void* cp_async_kernel_fn();
+
+// The TMA variant (kernels_tma.cu): the same tiles loaded by the copy engine. Whole 128 x 128 x
+// 32 tiles only (the caller checks); needs sm_90.
+void launch_tma(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
+const void* tma_kernel_fn();  // for kernel_info (128 threads)
+
+}  // namespace memlab::lessons::matmul

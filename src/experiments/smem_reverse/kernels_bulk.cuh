@@ -1,0 +1,12 @@
+// smem_reverse's cp.async.bulk variant (kernels_bulk.cu): sm_90, n a multiple of 4.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace memlab::lessons::smem_reverse {
+
+void launch_bulk_reverse(const float* in, float* out, std::size_t n, cudaStream_t stream);
+
+}  // namespace memlab::lessons::smem_reverse

@@ -1,0 +1,160 @@
+// Issue 16's Hopper variants (TMA, cp.async pipelines, bulk copies, clusters, wgmma), each at
+// every test point of its lesson where it applies: against the CPU reference, output poisoned,
+// twice (a result that changes between runs is a race). Beside test_lessons (which runs them
+// too), this names them one by one so that scripts/device/hopper.sh can run exactly these, and
+// checks what a GPU older than sm_90 must do: skip them at every point, with the reason.
+// wgmma also gets an exact test: integer-valued BF16 inputs, so every product and partial sum is
+// an integer below 2^24 and the FP32 result must equal the integer reference bit for bit.
+#include <gtest/gtest.h>
+
+#include "gpu_test.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "memlab/bench/experiment.hpp"
+#include "memlab/bench/runner.hpp"
+#include "memlab/cuda/buffer.hpp"
+#include "memlab/cuda/device.hpp"
+#include "memlab/cuda/fill.hpp"
+#include "memlab/cuda/stream.hpp"
+#include "tensor_cores/kernels.cuh"
+
+namespace memlab::bench {
+namespace {
+
+using memlab::gpu_test::have_device;
+
+struct Named {
+  const char* lesson;
+  const char* variant;
+  int min_cc;  // compute capability major it needs
+};
+
+// The variants issue 16 added; all opt-in until this file has passed on a GPU.
+const Named kHopper[] = {
+    {"transpose", "tma", 9},       {"matmul", "cp_async", 8},   {"matmul", "tma", 9},
+    {"bandwidth", "bulk_copy", 9}, {"smem_reverse", "bulk", 9}, {"tensor_cores", "wgmma", 9},
+    {"conv2d", "tma", 9},          {"conv2d", "cluster", 9},
+};
+
+int cc_major() {
+  int device = 0, major = 0;
+  MEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+  MEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  return major;
+}
+
+class HopperVariant : public testing::TestWithParam<Named> {};
+
+TEST_P(HopperVariant, MatchesTheReferenceAtEveryTestPointWhereItApplies) {
+  if (!have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  const Named n = GetParam();
+  const Experiment* e = find_experiment(n.lesson);
+  ASSERT_NE(e, nullptr) << n.lesson;
+  const Variant* v = e->find_variant(n.variant);
+  ASSERT_NE(v, nullptr) << n.lesson << " " << n.variant;
+  const bool old_gpu = cc_major() < n.min_cc;
+  Stream stream;
+  int applied = 0;
+  for (const auto& values : e->test_points) {
+    Params p(values);
+    if (e->validate) e->validate(p);
+    if (!v->applies_to(p)) {
+      EXPECT_FALSE(v->skip_reason.empty()) << n.variant << " " << p.label() << ": no reason";
+      continue;
+    }
+    EXPECT_FALSE(old_gpu) << n.variant << " applies at " << p.label() << " on compute capability "
+                          << cc_major();
+    if (old_gpu) continue;
+    auto instance = e->setup(p, point_seed(4242, e->name, p));
+    for (int run = 0; run < 2; ++run) {
+      const Check c = verify_variant(*e, *instance, p, *v, stream);
+      EXPECT_TRUE(c.ok) << n.lesson << " " << n.variant << " " << p.label() << " run " << run
+                        << ": " << c.detail;
+    }
+    ++applied;
+  }
+  if (old_gpu) GTEST_SKIP() << "skipped at every point (as it must): " << v->skip_reason;
+  EXPECT_GE(applied, 2) << n.lesson << " " << n.variant
+                        << ": its lesson's test points exercise it fewer than twice";
+}
+
+INSTANTIATE_TEST_SUITE_P(Issue16, HopperVariant, testing::ValuesIn(kHopper),
+                         [](const testing::TestParamInfo<Named>& param_info) {
+                           return std::string(param_info.param.lesson) + "_" +
+                                  param_info.param.variant;
+                         });
+
+std::uint16_t bf16_of_int(int v) {
+  const float f = static_cast<float>(v);
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &f, sizeof bits);
+  return static_cast<std::uint16_t>(bits >> 16);  // small integers are exact in BF16
+}
+
+TEST(HopperWgmma, IntegerInputsAreExactAtOddSizes) {
+  if (!have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  using lessons::tensor_cores::Gemm;
+  if (!lessons::tensor_cores::wgmma_built() || cc_major() != 9) {
+    GTEST_SKIP() << "skipped: wgmma needs an sm_90a build on a compute capability 9.0 GPU";
+  }
+  struct Size {
+    int m, n, k;
+  };
+  // Whole tiles; one short of a tile; one past; many k tiles (ring wraps); a 1 x 1 x 1.
+  const Size sizes[] = {{128, 256, 64},  {127, 255, 63}, {129, 257, 65},
+                        {300, 520, 777}, {1, 1, 1},      {2200, 40, 24}};
+  Stream stream;
+  for (const Size& s : sizes) {
+    Gemm g;
+    g.m = s.m;
+    g.n = s.n;
+    g.k = s.k;
+    g.lda = (s.k + 7) / 8 * 8;
+    g.ldb = (s.n + 7) / 8 * 8;
+    const auto m = static_cast<std::size_t>(s.m), n = static_cast<std::size_t>(s.n),
+               k = static_cast<std::size_t>(s.k);
+    const auto lda = static_cast<std::size_t>(g.lda), ldb = static_cast<std::size_t>(g.ldb);
+    std::vector<int> a(m * k), b(k * n);
+    std::vector<std::uint16_t> ha(m * lda, 0), hb(k * ldb, 0);
+    for (std::size_t i = 0; i < m; ++i) {
+      for (std::size_t p = 0; p < k; ++p) {
+        a[i * k + p] = static_cast<int>(random_u64(11, i * k + p) % 7) - 3;
+        ha[i * lda + p] = bf16_of_int(a[i * k + p]);
+      }
+    }
+    for (std::size_t p = 0; p < k; ++p) {
+      for (std::size_t j = 0; j < n; ++j) {
+        b[p * n + j] = static_cast<int>(random_u64(12, p * n + j) % 7) - 3;
+        hb[p * ldb + j] = bf16_of_int(b[p * n + j]);
+      }
+    }
+    DeviceBuffer<std::uint16_t> da(ha.size()), db(hb.size());
+    DeviceBuffer<float> dc(m * n);
+    da.copy_from_host(ha.data(), ha.size());
+    db.copy_from_host(hb.data(), hb.size());
+    dc.fill_bytes(0xFF, stream.get());  // NaN: an element never written fails
+    lessons::tensor_cores::launch_wgmma_bf16(da.get(), db.get(), dc.get(), g, stream.get());
+    MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    std::vector<float> got(m * n);
+    dc.copy_to_host(got.data(), got.size());
+    int bad = 0;
+    for (std::size_t i = 0; i < m && bad < 5; ++i) {
+      for (std::size_t j = 0; j < n && bad < 5; ++j) {
+        std::int64_t want = 0;
+        for (std::size_t p = 0; p < k; ++p) want += a[i * k + p] * b[p * n + j];
+        if (got[i * n + j] != static_cast<float>(want)) {
+          ADD_FAILURE() << s.m << "x" << s.n << "x" << s.k << ": C[" << i << "][" << j
+                        << "] = " << got[i * n + j] << ", want " << want;
+          ++bad;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace memlab::bench

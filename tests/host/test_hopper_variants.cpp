@@ -1,0 +1,112 @@
+// Issue 16's Hopper variants are registered but opt-in: a default run (or `memlab run LESSON`)
+// leaves them out, `-v` takes them, `memlab list` says why; where they cannot run (TMA strides,
+// op, dtype) the plan skips them with a reason. No device is needed: the plan is host-side.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli_runner.hpp"
+#include "common/hopper.hpp"
+#include "memlab/bench/experiment.hpp"
+#include "memlab/bench/plan.hpp"
+
+namespace memlab::bench {
+namespace {
+
+using Kv = std::vector<std::pair<std::string, std::string>>;
+
+struct Named {
+  const char* lesson;
+  const char* variant;
+};
+const Named kHopper[] = {{"transpose", "tma"},     {"matmul", "cp_async"},
+                         {"matmul", "tma"},        {"bandwidth", "bulk_copy"},
+                         {"smem_reverse", "bulk"}, {"tensor_cores", "wgmma"},
+                         {"conv2d", "tma"},        {"conv2d", "cluster"}};
+
+bool planned(const Plan& plan, const std::string& variant) {
+  for (const ExperimentPlan& ep : plan.experiments) {
+    for (const Variant* v : ep.variants) {
+      if (v->name == variant) return true;
+    }
+  }
+  return false;
+}
+
+TEST(HopperVariants, AreOptInUntilVerifiedOnAGpu) {
+  for (const Named& n : kHopper) {
+    const Experiment* e = find_experiment(n.lesson);
+    ASSERT_NE(e, nullptr) << n.lesson;
+    const Variant* v = e->find_variant(n.variant);
+    ASSERT_NE(v, nullptr) << n.lesson << " " << n.variant;
+    EXPECT_EQ(v->opt_in, lessons::hopper::kUnverified) << n.lesson << " " << n.variant;
+    EXPECT_FALSE(v->skip_reason.empty()) << n.lesson << " " << n.variant;
+    RunRequest r;
+    r.experiments = {n.lesson};
+    r.seed = 1;
+    EXPECT_FALSE(planned(make_plan(r), n.variant))
+        << "memlab run " << n.lesson << " must leave " << n.variant << " out";
+    r.variants = {std::string(n.lesson) + ":" + n.variant};
+    const Plan p = make_plan(r);
+    ASSERT_EQ(p.experiments.size(), 1u);
+    ASSERT_EQ(p.experiments[0].variants.size(), 1u);
+    EXPECT_EQ(p.experiments[0].variants[0]->name, n.variant);
+  }
+  // Neither does the default suite take any of them.
+  RunRequest all;
+  all.seed = 1;
+  all.quick = true;
+  const Plan suite = make_plan(all);
+  for (const ExperimentPlan& ep : suite.experiments) {
+    for (const Variant* v : ep.variants) {
+      EXPECT_TRUE(v->opt_in.empty()) << ep.experiment->name << " " << v->name;
+    }
+  }
+}
+
+// Where a TMA variant cannot describe the tensor (rows not 16-byte multiples) it is skipped with
+// that reason, at the lesson's own test points.
+TEST(HopperVariants, SkipWithTheirReasonWhereTheyCannotRun) {
+  const Experiment* t = find_experiment("transpose");
+  ASSERT_NE(t, nullptr);
+  const Variant* tma = t->find_variant("tma");
+  ASSERT_NE(tma, nullptr);
+  EXPECT_FALSE(tma->applies_to(Params(Kv{{"rows", "33"}, {"cols", "65"}})));
+  EXPECT_TRUE(tma->applies_to(Params(Kv{{"rows", "36"}, {"cols", "100"}})));
+  EXPECT_NE(tma->skip_reason.find("multiples of 4"), std::string::npos) << tma->skip_reason;
+  const Variant* wgmma = find_experiment("tensor_cores")->find_variant("wgmma");
+  ASSERT_NE(wgmma, nullptr);
+  EXPECT_FALSE(
+      wgmma->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
+  EXPECT_NE(wgmma->skip_reason.find("bf16"), std::string::npos) << wgmma->skip_reason;
+  const Variant* bulk = find_experiment("bandwidth")->find_variant("bulk_copy");
+  ASSERT_NE(bulk, nullptr);
+  EXPECT_FALSE(bulk->applies_to(Params(Kv{{"op", "add"}, {"n", "4096"}})));
+  EXPECT_TRUE(bulk->applies_to(Params(Kv{{"op", "copy"}, {"n", "4097"}})));
+  const Variant* rev = find_experiment("smem_reverse")->find_variant("bulk");
+  ASSERT_NE(rev, nullptr);
+  EXPECT_FALSE(rev->applies_to(Params(Kv{{"n", "4099"}})));
+  EXPECT_TRUE(rev->applies_to(Params(Kv{{"n", "10000"}})));
+  const Variant* cluster = find_experiment("conv2d")->find_variant("cluster");
+  ASSERT_NE(cluster, nullptr);
+  EXPECT_FALSE(cluster->applies_to(
+      Params(Kv{{"height", "33"}, {"width", "65"}, {"mask", "5"}, {"separable", "no"}})));
+  EXPECT_TRUE(cluster->applies_to(
+      Params(Kv{{"height", "33"}, {"width", "64"}, {"mask", "5"}, {"separable", "no"}})));
+}
+
+TEST(HopperVariants, MemlabListNamesThemWithTheirReason) {
+  const testing_cli::Result r = testing_cli::memlab("list");
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const Named& n : kHopper) {
+    const std::string line = std::string("opt-in (runs only with -v ") + n.variant +
+                             "): " + lessons::hopper::kUnverified;
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace memlab::bench
