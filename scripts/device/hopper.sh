@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 16's Hopper variants on the H200, in ONE device call (at most 555 s of step limits; a green run takes far less):
 #   1. their GPU tests (tests/gpu/test_hopper.cpp: each variant at every test point of its lesson,
-#      poisoned, twice; wgmma exact on integer inputs; matmul's exact test with cp_async), as JSON;
+#      poisoned, twice; wgmma exact on integer inputs; matmul's exact test with cp_async and tma), as JSON;
 #   2. compute-sanitizer memcheck over the same tests (racecheck over the shared-memory ones);
 #   3. `memlab run` of each variant beside its lesson's baselines and ceilings (memcpy, cuBLAS),
 #      one JSON per lesson, seed 7: the figures the docs still mark "not yet measured".
@@ -32,7 +32,7 @@ step() {  # step NAME SECONDS COMMAND...: runs with a limit, logs, one summary l
   echo "$name: exit $rc after $(($(date +%s) - start)) s" | tee -a "$summary"
 }
 tests="$BUILD/memlab_gpu_tests"
-filter='Issue16/*:HopperWgmma.*:Matmul.*'
+filter='Issue16/*:HopperWgmma.*:MatmulHopper.*'
 
 # 1. GPU tests (JSON report beside the log).
 step gpu_tests 120 "$tests" --gtest_filter="$filter" --gtest_output="json:$dir/gpu_tests.json"
