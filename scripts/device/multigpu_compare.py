@@ -79,7 +79,8 @@ factor = {"all_reduce": 1.0, "all_gather": 0.5, "reduce_scatter": 0.5, "broadcas
 for op, f in factor.items():  # 2 ranks
     g = memlab_gbps(lessons, "collectives", op, size=str(1 << 30))
     add(f"collectives {op} 1Gi busbw", g * f if g else None,
-        nccl_busbw("sendrecv" if op == "send_recv" else op), f"nccl-tests {op}_perf")
+        nccl_busbw("sendrecv" if op == "send_recv" else op),
+        f"nccl-tests {op.replace('_', '') if op == 'send_recv' else op}_perf")
 with open(os.path.join(d, "compare.json"), "w") as f:
     json.dump(rows, f, indent=2)
 with open(os.path.join(d, "compare.txt"), "w") as f:

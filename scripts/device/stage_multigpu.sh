@@ -13,6 +13,9 @@ if [ -d .dev-yardsticks/bin ]; then
 else
   echo "stage_multigpu: no yardsticks (run scripts/device/build_yardsticks.sh first)" >&2
 fi
+# cpp-httplib (the web lab's server) beside the binaries: multigpu.sh puts .device on
+# LD_LIBRARY_PATH, as round2.sh does.
+ldd "$BUILD/memlab" | awk '/libcpp-httplib/ {print $3}' | while read -r lib; do cp -L "$lib" .device/; done
 mkdir -p .device/mpi-lib
 ldd "$BUILD/memlab" | awk '/=> \// {print $3}' |
   grep -E "libmpi|libopen-|libpmix|libhwloc|libevent|libfabric|libucp|libucs|libuct|libucm|libpsm|libibverbs|librdmacm|libnl-|libefa|libmunge|libltdl|libz\.|libudev" |
