@@ -50,7 +50,7 @@ nvidia-smi nvlink -s >"$dir/nvidia-smi-nvlink.txt" 2>&1
 step info 15 "$ML" info
 step info_json 15 sh -c "'$ML' info --json > '$dir/info.json'"
 step gpu_tests 50 "$BUILD/memlab_gpu_tests" \
-  --gtest_filter='*/p2p:*/collectives:*/multi_gpu_pipeline'
+  --gtest_filter='*/p2p:*/collectives:*/multi_gpu_pipeline:MultiGpu.*'
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |OK \]|FAILED \]" "$dir/gpu_tests.log" | tail -n 8 >>"$summary"
 
 step lessons 120 "$ML" run p2p collectives multi_gpu_pipeline --seed 7 --json "$dir/lessons.json"
