@@ -10,6 +10,9 @@ preset="${1:-default}"
 # emscripten: the WebAssembly models (wasm/; -DMEMLAB_WASM=OFF builds without them).
 packages=(cmake ninja-build g++ pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
   libcpp-httplib-dev emscripten)
+# OpenMPI: `mpirun -np N memlab run` (MEMLAB_MPI, found by CMake when present) and the host test
+# that runs the gather under mpirun -np 2.
+packages+=(libopenmpi-dev openmpi-bin)
 # The web lab (MEMLAB_WEB=ON) builds web/ with node and npm: Debian's, unless a node is already
 # installed (e.g. NodeSource's, which brings its own npm).
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

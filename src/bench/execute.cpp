@@ -2,6 +2,7 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include "memlab/bench/distributed.hpp"
 #include "memlab/bench/plan.hpp"
 #include "memlab/bench/runner.hpp"
 #include "memlab/common/error.hpp"
@@ -33,6 +34,8 @@ RunReport execute(const Plan& plan, const ExecuteOptions& options, const Progres
   run_options.measure.noise = plan.noise;
   run_options.measure.budget_s = plan.budget_s;
   run_options.measure.flush_l2 = !plan.warm && !plan.verify_only;
+  // MPI ranks sharing a communicator (collectives): the same sample count on every rank.
+  run_options.measure.fixed_samples = distributed().multi_process();
   run_options.verify_only = plan.verify_only;
   run_options.progress = progress;
   run_options.total = plan.measurement_count();

@@ -26,6 +26,7 @@ std::size_t flush_bytes(std::size_t l2_bytes) {
 // The stop rule shared by the cold and the batch loop.
 bool enough(const std::vector<double>& samples, const MeasureOptions& o, Clock::time_point t0) {
   const auto n = static_cast<int>(samples.size());
+  if (o.fixed_samples) return n >= o.min_samples;
   if (n >= o.max_samples) return true;
   if (n < o.min_samples) return false;
   if (seconds_since(t0) >= o.budget_s) return true;
@@ -119,9 +120,9 @@ Measurement measure(const std::function<void(cudaStream_t)>& work, cudaStream_t 
     clocks.remeasured = attempt;
     m.stats = cold_loop(work, stream, options, f, clocks, probe);
     m.clocks = clocks;
-    if (!clocks.too_throttled() || attempt >= kMaxRemeasure) break;
+    if (!clocks.too_throttled() || attempt >= kMaxRemeasure || options.fixed_samples) break;
   }
-  if (options.batch && m.stats.median < options.batch_below_ms) {
+  if (options.batch && !options.fixed_samples && m.stats.median < options.batch_below_ms) {
     const double per = std::max(m.stats.median, 1e-4);
     m.batch_launches =
         static_cast<int>(std::clamp(std::ceil(options.batch_target_ms / per), 2.0, 10000.0));

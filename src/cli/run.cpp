@@ -5,17 +5,21 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 #include <set>
 #include <utility>
 
+#include "fleet_run.hpp"
 #include "memlab/bench/plan.hpp"
 #include "memlab/bench/repeat.hpp"
 #include "memlab/bench/seed.hpp"
 #include "memlab/cli/commands.hpp"
+#include "memlab/cli/mpi.hpp"
 #include "memlab/cli/non_empty.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/device.hpp"
+#include "memlab/report/fleet.hpp"
 #include "memlab/report/output_file.hpp"
 #include "memlab/report/report.hpp"
 
@@ -39,6 +43,9 @@ struct RunArgs {
   double budget = 0;  // seconds; only when budget_given (else the mode's default)
   bool budget_given = false;
   int device = 0;
+  bool device_given = false;
+  std::string devices;  // --devices all|0,2,...: one worker per GPU
+  bool devices_given = false;
   int repeat = 1;  // --repeat K: run the plan K times, report run-to-run spread
 };
 
@@ -101,8 +108,40 @@ Outputs open_outputs(const RunArgs& a) {
 }
 
 int run(const RunArgs& a, const std::string& command_line) {
+  adopt_worker_environment();  // a child of --devices: its rank among the workers
+  if (a.devices_given) {
+    report::parse_devices(a.devices, -1);  // syntax first: '' and '0,0' need no GPU
+    if (a.device_given) {
+      throw UsageError("--devices: -d/--device names one GPU; give one of the two");
+    }
+    if (!a.csv.empty() || !a.md.empty()) {
+      throw UsageError(fmt::format("--devices: writes the merged run as --json only; drop {}",
+                                   a.csv.empty() ? "--md" : "--csv"));
+    }
+  }
+  if (mpi::launched_by_mpirun()) {
+    if (a.devices_given) throw UsageError("--devices: under mpirun each rank takes one GPU");
+    Outputs outputs;
+    bench::RunRequest request = to_request(a);
+    // Only rank 0 writes: the others must not create (or truncate) the files.
+    const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+    if (rank == nullptr) rank = std::getenv("PMIX_RANK");
+    if (rank == nullptr || std::string(rank) == "0") outputs = open_outputs(a);
+    return run_mpi(std::move(request), a.seed_given, outputs.json, command_line);
+  }
   const bench::Plan plan = bench::make_plan(to_request(a));
   Outputs outputs = open_outputs(a);
+  if (a.devices_given) {
+    std::string why;
+    const int count = device_count_or_zero(&why);
+    if (count == 0) {
+      std::cerr << "memlab: no CUDA device (" << why << "); showing the plan only\n";
+      std::cout << "plan (verification and timing need a GPU):\n"
+                << bench::render_plan(bench::describe(plan));
+      return kExitCuda;
+    }
+    return run_devices(report::parse_devices(a.devices, count), plan, outputs.json, command_line);
+  }
 
   std::string why;
   if (device_count_or_zero(&why) == 0) {
@@ -177,7 +216,12 @@ void add_run_command(CLI::App& app, int& exit_code, const std::string& command_l
                   "Stop when the relative standard error of the mean is below this");
   cmd->add_option("--budget", args->budget, "Seconds per measurement once min-samples are taken")
       ->each([args](const std::string&) { args->budget_given = true; });
-  cmd->add_option("-d,--device", args->device, "CUDA device ordinal");
+  cmd->add_option("-d,--device", args->device, "CUDA device ordinal")
+      ->each([args](const std::string&) { args->device_given = true; });
+  cmd->add_option("--devices", args->devices,
+                  "Run on each of these GPUs (all, or 0,2,...): one worker process per GPU, one "
+                  "merged JSON, a fleet summary naming the slowest GPU")
+      ->each([args](const std::string&) { args->devices_given = true; });
   cmd->add_option("--repeat", args->repeat,
                   "Run the whole plan K times; report each record's run-to-run spread (1..100)");
   for (const char* name : {"--min-samples", "--noise", "--budget", "--repeat", "--device"}) {

@@ -45,6 +45,9 @@ DeviceInfo query_device(int ordinal) {
   DeviceInfo d;
   d.ordinal = ordinal;
   d.name = prop.name;
+  unsigned char uuid[16];
+  for (int i = 0; i < 16; ++i) uuid[i] = static_cast<unsigned char>(prop.uuid.bytes[i]);
+  d.uuid = format_gpu_uuid(uuid);
   d.cc_major = prop.major;
   d.cc_minor = prop.minor;
   d.sm_count = prop.multiProcessorCount;

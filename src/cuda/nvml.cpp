@@ -1,10 +1,12 @@
-// Current clocks and PCIe link through NVML, opened at run time with dlopen so that memlab needs
-// no NVML at build time and still runs where the library is missing (then: no live clocks).
+// Current clocks, PCIe link and NVLink topology through NVML, opened at run time with dlopen so
+// that memlab needs no NVML at build time and still runs where the library is missing (then: no
+// live clocks).
 #include <dlfcn.h>
 #include <fmt/format.h>
 
 #include "memlab/cuda/clock_probe.hpp"
 #include "memlab/cuda/device.hpp"
+#include "memlab/cuda/topology.hpp"
 
 namespace memlab {
 namespace {
@@ -14,6 +16,18 @@ using NvmlReturn = int;  // NVML_SUCCESS == 0
 using NvmlDevice = void*;
 constexpr unsigned kNvmlClockSm = 1;
 constexpr unsigned kNvmlClockMem = 2;
+constexpr unsigned kNvmlMaxNvLinks = 18;  // NVML_NVLINK_MAX_LINKS
+
+// nvmlPciInfo_t (NVML's public header): the far end of an NVLink.
+struct NvmlPciInfo {
+  char bus_id_legacy[16];
+  unsigned domain;
+  unsigned bus;
+  unsigned device;
+  unsigned pci_device_id;
+  unsigned pci_subsystem_id;
+  char bus_id[32];
+};
 
 struct Nvml {
   void* handle = nullptr;
@@ -25,6 +39,12 @@ struct Nvml {
   NvmlReturn (*max_link_gen)(NvmlDevice, unsigned*) = nullptr;
   NvmlReturn (*max_link_width)(NvmlDevice, unsigned*) = nullptr;
   NvmlReturn (*reasons)(NvmlDevice, unsigned long long*) = nullptr;
+  NvmlReturn (*nvlink_state)(NvmlDevice, unsigned, int*) = nullptr;
+  NvmlReturn (*nvlink_version)(NvmlDevice, unsigned, unsigned*) = nullptr;
+  NvmlReturn (*nvlink_remote)(NvmlDevice, unsigned, NvmlPciInfo*) = nullptr;
+  NvmlReturn (*numa_node)(NvmlDevice, unsigned*) = nullptr;
+  NvmlReturn (*cpu_affinity)(NvmlDevice, unsigned, unsigned long*) = nullptr;
+  NvmlReturn (*common_ancestor)(NvmlDevice, NvmlDevice, int*) = nullptr;
   bool ok = false;
 };
 
@@ -48,6 +68,12 @@ Nvml& nvml() {
     load(m.handle, m.reasons, "nvmlDeviceGetCurrentClocksEventReasons");
     if (m.reasons == nullptr)
       load(m.handle, m.reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    load(m.handle, m.nvlink_state, "nvmlDeviceGetNvLinkState");
+    load(m.handle, m.nvlink_version, "nvmlDeviceGetNvLinkVersion");
+    load(m.handle, m.nvlink_remote, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    load(m.handle, m.numa_node, "nvmlDeviceGetNumaNodeId");
+    load(m.handle, m.cpu_affinity, "nvmlDeviceGetCpuAffinity");
+    load(m.handle, m.common_ancestor, "nvmlDeviceGetTopologyCommonAncestor");
     m.ok = m.init != nullptr && m.by_bus_id != nullptr && m.clock != nullptr && m.init() == 0;
     return m;
   }();
@@ -100,6 +126,51 @@ std::optional<LiveClocks> read_live_clocks(const DeviceInfo& device) {
     c.pcie_max_width = static_cast<int>(v);
   }
   return c;
+}
+
+std::optional<NvmlLinks> read_nvml_links(const DeviceInfo& device) {
+  Nvml& n = nvml();
+  if (!n.ok) return std::nullopt;
+  NvmlDevice dev = device_handle(device);
+  if (dev == nullptr) return std::nullopt;
+  NvmlLinks out;
+  if (n.nvlink_state != nullptr) {
+    for (unsigned link = 0; link < kNvmlMaxNvLinks; ++link) {
+      int active = 0;
+      if (n.nvlink_state(dev, link, &active) != 0 || active == 0) continue;
+      NvmlLinks::Link l;
+      unsigned version = 0;
+      if (n.nvlink_version != nullptr && n.nvlink_version(dev, link, &version) == 0)
+        l.version = static_cast<int>(version);
+      NvmlPciInfo pci{};
+      if (n.nvlink_remote != nullptr && n.nvlink_remote(dev, link, &pci) == 0) {
+        l.remote_domain = static_cast<int>(pci.domain);
+        l.remote_bus = static_cast<int>(pci.bus);
+        l.remote_device = static_cast<int>(pci.device);
+      }
+      out.active.push_back(l);
+    }
+  }
+  unsigned node = 0;
+  if (n.numa_node != nullptr && n.numa_node(dev, &node) == 0)
+    out.numa_node = static_cast<int>(node);
+  if (n.cpu_affinity != nullptr) {
+    std::vector<unsigned long> words(64);  // 4096 CPUs
+    if (n.cpu_affinity(dev, static_cast<unsigned>(words.size()), words.data()) == 0) {
+      out.cpu_affinity =
+          format_cpu_ranges(std::vector<unsigned long long>(words.begin(), words.end()));
+    }
+  }
+  return out;
+}
+
+int read_nvml_common_ancestor(const DeviceInfo& a, const DeviceInfo& b) {
+  Nvml& n = nvml();
+  if (!n.ok || n.common_ancestor == nullptr) return -1;
+  NvmlDevice da = device_handle(a), db = device_handle(b);
+  int level = -1;
+  if (da == nullptr || db == nullptr || n.common_ancestor(da, db, &level) != 0) return -1;
+  return level;
 }
 
 }  // namespace memlab

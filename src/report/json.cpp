@@ -8,6 +8,7 @@ namespace {
 nlohmann::json device_json(const DeviceInfo& d) {
   return {{"name", d.name},
           {"ordinal", d.ordinal},
+          {"uuid", d.uuid},
           {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
           {"sm_count", d.sm_count},
           {"sm_clock_max_mhz", d.sm_clock_khz / 1000},
@@ -61,6 +62,19 @@ const char* status(const bench::Record& r) {
 }
 
 }  // namespace
+
+std::string render_info_json(const std::vector<DeviceInfo>& devices, int selected,
+                             const std::string& topology_json) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const DeviceInfo& d : devices) all.push_back(device_json(d));
+  const DeviceInfo& d = devices.at(static_cast<std::size_t>(selected));
+  nlohmann::json j = {{"device", device_json(d)},
+                      {"driver_version", cuda_version_string(d.driver_version)},
+                      {"runtime_version", cuda_version_string(d.runtime_version)},
+                      {"devices", all},
+                      {"topology", nlohmann::json::parse(topology_json)}};
+  return j.dump(2) + "\n";
+}
 
 std::string render_json(const bench::RunReport& report) {
   const bench::Context& c = report.context;

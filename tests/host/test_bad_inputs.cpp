@@ -107,6 +107,12 @@ std::vector<Case> other_cases() {
   t.push_back({"info -d abc", 2, "-d"});
   t.push_back({"info --device ''", 2, "--device"});
   t.push_back({"info --nosuch", 2, "--nosuch"});
+  // --devices: syntax errors need no GPU (a GPU that does not exist: tests/host/test_fleet.cpp).
+  for (const char* v : {"''", "0,0", "x", "1,", "0,,1"}) {
+    t.push_back({std::string("run bandwidth --devices ") + v, 2, "--devices"});
+  }
+  t.push_back({"run bandwidth --devices 0 -d 0", 2, "--devices"});
+  t.push_back({"run p2p -a src=64", 2, "src"});
   // Model options (the messages of the model checks are arch-model's; see DISABLED_ below).
   t.push_back({"model coalescing --elem-size abc", 2, "--elem-size"});
   t.push_back({"model coalescing --stride abc", 2, "--stride"});

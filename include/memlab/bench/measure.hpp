@@ -34,6 +34,9 @@ struct MeasureOptions {
   double batch_below_ms = 0.05;    // ... when the cold/warm median is below this
   double batch_target_ms = 2.0;    // launches per batch sample: about this long in total
   double probe_interval_s = 1e-3;  // at most one clock probe per interval (and one per sample)
+  // Exactly min_samples samples, no re-measurement, no batch figure: every MPI rank takes the
+  // same number of samples, so collectives inside the timed work stay in lockstep.
+  bool fixed_samples = false;
 };
 
 // Reads (never writes) a buffer of twice the L2, initialised once and cleaned at construction.

@@ -10,6 +10,7 @@ namespace memlab {
 struct DeviceInfo {
   int ordinal = 0;
   std::string name;
+  std::string uuid;  // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi -L prints it
   int cc_major = 0;
   int cc_minor = 0;
   int sm_count = 0;
@@ -43,6 +44,9 @@ struct DeviceInfo {
 
 // FP32 lanes per SM for a compute capability (0 when unknown).
 int fp32_lanes_per_sm(int cc_major, int cc_minor);
+
+// "GPU-" + the 16 bytes of cudaDeviceProp::uuid in nvidia-smi's 8-4-4-4-12 grouping.
+std::string format_gpu_uuid(const unsigned char (&bytes)[16]);
 
 // "13.0" from 13000.
 std::string cuda_version_string(int version);
