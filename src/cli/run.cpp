@@ -15,6 +15,7 @@
 #include "memlab/cli/commands.hpp"
 #include "memlab/cli/non_empty.hpp"
 #include "memlab/common/error.hpp"
+#include "memlab/cuda/cupti.hpp"
 #include "memlab/cuda/device.hpp"
 #include "memlab/report/output_file.hpp"
 #include "memlab/report/report.hpp"
@@ -39,7 +40,8 @@ struct RunArgs {
   double budget = 0;  // seconds; only when budget_given (else the mode's default)
   bool budget_given = false;
   int device = 0;
-  int repeat = 1;  // --repeat K: run the plan K times, report run-to-run spread
+  int repeat = 1;         // --repeat K: run the plan K times, report run-to-run spread
+  bool counters = false;  // --counters: CUPTI counters in a pass of their own (first run only)
 };
 
 // The request as the user typed it: split the variant list, parse NAME=V1,V2 and the seed.
@@ -54,6 +56,7 @@ bench::RunRequest to_request(const RunArgs& a) {
   r.quick = a.quick;
   r.warm = a.warm;
   r.verify_only = a.verify_only;
+  r.counters = a.counters;
   if (a.seed_given) r.seed = bench::parse_seed(a.seed, "--seed");
   r.min_samples = a.min_samples;
   r.noise = a.noise;
@@ -104,6 +107,18 @@ int run(const RunArgs& a, const std::string& command_line) {
   const bench::Plan plan = bench::make_plan(to_request(a));
   Outputs outputs = open_outputs(a);
 
+  // --counters where they cannot be had: one line, then the run goes on without them.
+  bool counters_said = false;
+  auto say_counters = [&counters_said](const std::string& reason) {
+    if (counters_said) return;
+    counters_said = true;
+    std::cerr << "memlab: --counters: unavailable (" << reason
+              << "); carrying on without counters\n";
+  };
+  if (a.counters) {
+    if (const std::string why = cupti_load_error(); !why.empty()) say_counters(why);
+  }
+
   std::string why;
   if (device_count_or_zero(&why) == 0) {
     std::cerr << "memlab: no CUDA device (" << why << "); showing the plan only\n";
@@ -116,6 +131,7 @@ int run(const RunArgs& a, const std::string& command_line) {
   const bool tty_out = isatty(STDOUT_FILENO) != 0;
   bench::ExecuteOptions options;
   options.command_line = command_line;
+  options.on_counters_unavailable = say_counters;
   options.on_start = [&](const bench::Context& c) {
     std::cout << report::render_device(c.device, &c);
     std::cout << fmt::format(
@@ -133,8 +149,10 @@ int run(const RunArgs& a, const std::string& command_line) {
   if (a.repeat > 1 && !a.verify_only && !report.cancelled) {
     std::vector<std::vector<bench::Record>> others;
     options.on_start = nullptr;
+    bench::Plan again = plan;
+    again.counters = false;  // counters once: they do not vary from run to run like times do
     for (int k = 1; k < a.repeat; ++k) {
-      others.push_back(bench::execute(plan, options, progress).records);
+      others.push_back(bench::execute(again, options, progress).records);
     }
     bench::attach_repeats(report.records, others);
   }
@@ -178,6 +196,9 @@ void add_run_command(CLI::App& app, int& exit_code, const std::string& command_l
   cmd->add_option("--budget", args->budget, "Seconds per measurement once min-samples are taken")
       ->each([args](const std::string&) { args->budget_given = true; });
   cmd->add_option("-d,--device", args->device, "CUDA device ordinal");
+  cmd->add_flag("--counters", args->counters,
+                "Hardware counters per variant (CUPTI; DRAM bytes, sectors and bank wavefronts "
+                "its model predicts) in a pass that is never timed");
   cmd->add_option("--repeat", args->repeat,
                   "Run the whole plan K times; report each record's run-to-run spread (1..100)");
   for (const char* name : {"--min-samples", "--noise", "--budget", "--repeat", "--device"}) {
