@@ -221,6 +221,7 @@ bench::Experiment make() {
       .test_point({{"m", "127"}, {"n", "129"}, {"k", "65"}})
       .test_point({{"m", "300"}, {"n", "200"}, {"k", "100"}})
       .test_point({{"m", "256"}, {"n", "384"}, {"k", "72"}})  // the fast kernels' float4 path
+      .test_point({{"m", "96"}, {"n", "160"}, {"k", "64"}})   // tiled16/32 without bounds tests
       .bytes([](const Params& p) {
         const double m = static_cast<double>(p.n("m")), n = static_cast<double>(p.n("n")),
                      k = static_cast<double>(p.n("k"));
