@@ -6,6 +6,7 @@
 # exercises.json (one check result per exercise), checks.txt, summary.txt, gpu_tests.txt.
 set -u
 BUILD=${BUILD:-build-ci}
+. "$(dirname "$0")/env.sh"  # staged shared libraries (stage.sh)
 OUT=${OUT:-out}
 mkdir -p "$OUT"
 tmp=$(mktemp -d)

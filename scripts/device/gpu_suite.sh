@@ -4,6 +4,7 @@
 # Usage: scripts/device/gpu_suite.sh [tests] [sanitize] [bench ARGS...]
 set -uo pipefail
 BUILD="${BUILD:-.device}"
+. "$(dirname "$0")/env.sh"  # staged shared libraries (stage.sh)
 OUT="${OUT:-/tmp/memlab-out}"
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv \

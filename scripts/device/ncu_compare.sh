@@ -13,6 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-.device}"
+. "$(dirname "$0")/env.sh"  # staged shared libraries (stage.sh)
 OUT="${OUT:-/tmp/memlab-out}"
 LIMIT_S="${LIMIT_S:-480}"
 MIN_US="${MIN_US:-100}"

@@ -5,6 +5,7 @@
 # Usage: scripts/device/ncu_models.sh NAME KERNEL_REGEX -- MEMLAB_RUN_ARGS...
 set -uo pipefail
 BUILD="${BUILD:-.device}"
+. "$(dirname "$0")/env.sh"  # staged shared libraries (stage.sh)
 OUT="${OUT:-/tmp/memlab-out}"
 name="$1"; regex="$2"; shift 3
 metrics=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum

@@ -8,8 +8,7 @@
 # Everything lands in $OUT/round2-<part>.tgz (the device tool brings back at most 8 files).
 set -u
 BUILD=${BUILD:-.device}
-# Shared libraries the build machine links and the GPU machine may lack (cpp-httplib), carried.
-export LD_LIBRARY_PATH="$(cd "$BUILD" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+. "$(dirname "$0")/env.sh"  # staged shared libraries (stage.sh)
 OUT=${OUT:-out}
 part=${1:-checks}
 dir=$(mktemp -d)/round2-$part

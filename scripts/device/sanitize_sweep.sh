@@ -11,6 +11,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-.device}"
+. "$(dirname "$0")/env.sh"  # staged shared libraries (stage.sh)
 OUT="${OUT:-/tmp/memlab-out}"
 TOOL_LIMIT_S="${TOOL_LIMIT_S:-540}"
 CS="${CS:-compute-sanitizer}"

@@ -40,6 +40,9 @@ RunReport execute(const Plan& plan, const ExecuteOptions& options, const Progres
   run_options.progress = progress;
   run_options.total = plan.measurement_count();
   run_options.cancel = cancel;
+  run_options.counters = plan.counters;
+  run_options.counters_cold = !plan.warm;
+  run_options.on_counters_unavailable = options.on_counters_unavailable;
 
   RunReport report;
   report.context = make_context(plan, device, options.command_line);
@@ -56,6 +59,7 @@ RunReport execute(const Plan& plan, const ExecuteOptions& options, const Progres
     runner.run(ep, report.records);
   }
   report.cancelled = runner.cancelled();
+  report.context.counters = runner.counters_status();
   read_clocks_end(report.context);
   return report;
 }

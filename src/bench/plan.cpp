@@ -213,6 +213,7 @@ Plan make_plan(const RunRequest& r) {
   plan.quick = r.quick;
   plan.warm = r.warm;
   plan.verify_only = r.verify_only;
+  plan.counters = r.counters;
   plan.min_samples = r.min_samples;
   plan.noise = r.noise;
   plan.budget_s = r.budget_s ? *r.budget_s : (r.quick ? 0.05 : 0.3);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "memlab/cuda/buffer.hpp"
@@ -39,10 +40,50 @@ Check verify_variant(const Experiment& e, Instance& instance, const Params& p, c
 
 Runner::Runner(const DeviceInfo& device, RunOptions options)
     : device_(device), options_(std::move(options)) {
-  if (options_.measure.flush_l2) {
+  if (options_.measure.flush_l2 || (options_.counters && options_.counters_cold)) {
     flusher_ = std::make_unique<L2Flusher>(static_cast<std::size_t>(device_.l2_bytes));
   }
   probe_ = make_clock_probe(device_);
+  if (options_.counters) {
+    try {
+      counters_ = std::make_unique<CounterSession>(device_.ordinal);
+      counters_status_ = "collected";
+    } catch (const CountersUnavailable& e) {
+      counters_unavailable(e.what());
+    }
+  }
+}
+
+void Runner::counters_unavailable(const std::string& reason) {
+  counters_.reset();
+  counters_status_ = "unavailable: " + reason;
+  if (options_.on_counters_unavailable) options_.on_counters_unavailable(reason);
+}
+
+// The counters pass: never timed; the work replayed until CUPTI has every pass, each replay from
+// a flushed L2 (unless --warm) like the cold samples. A refusal ends counters for the whole run.
+void Runner::collect_counters(Record& r, const std::optional<Prediction>& prediction,
+                              const std::function<void()>& work) {
+  if (!counters_) return;
+  ModelCounters model;
+  if (prediction) {
+    model.dram_bytes = prediction->dram_bytes;
+    model.sectors_per_request = prediction->sectors_per_request;
+    model.wavefronts_per_request = prediction->wavefronts_per_request;
+  }
+  const std::vector<Counter> wanted = select_counters(model);
+  L2Flusher* flusher = options_.counters_cold ? flusher_.get() : nullptr;
+  try {
+    const CounterSession::Result got = counters_->collect(
+        metric_names(wanted),
+        [&] {
+          if (flusher != nullptr) flusher->flush(stream_);
+        },
+        work);
+    r.counters = merge_counters(wanted, got.values, got.passes, model, r.bytes);
+  } catch (const CountersUnavailable& e) {
+    counters_unavailable(e.what());
+  }
 }
 
 Ceiling Runner::measure_memcpy_ceiling(std::size_t bytes) {
@@ -112,6 +153,11 @@ void Runner::run(const ExperimentPlan& plan, std::vector<Record>& out) {
       r.fits_in_l2 = r.working_set_bytes <= static_cast<double>(device_.l2_bytes);
 
       const Check c = verify_variant(e, *instance, p, *v, stream_);
+      const std::optional<Prediction> pred = v->predict ? v->predict(p) : std::nullopt;
+      auto counters_work = [&] {
+        v->run(*instance, p, stream_);
+        MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      };
       r.verified = c.ok;
       r.error = c.error;
       r.check_detail = c.detail;
@@ -134,6 +180,7 @@ void Runner::run(const ExperimentPlan& plan, std::vector<Record>& out) {
         continue;
       }
       if (options_.verify_only) {
+        collect_counters(r, pred, counters_work);
         r.notes.push_back("verified only (--verify-only): not timed");
         out.push_back(std::move(r));
         slowdown.push_back(0.0);
@@ -168,9 +215,10 @@ void Runner::run(const ExperimentPlan& plan, std::vector<Record>& out) {
         r.extra_text = std::move(x.text);
         r.extra_json = std::move(x.json);
       }
+      collect_counters(r, pred, counters_work);
       double predicted_slowdown = 0.0;
-      if (v->predict) {
-        if (auto pred = v->predict(p)) {
+      if (pred) {
+        {
           PredictionRecord pr;
           pr.model = pred->model;
           pr.measured_ms = r.stats.median;

@@ -18,6 +18,7 @@
 #include "memlab/cli/mpi.hpp"
 #include "memlab/cli/non_empty.hpp"
 #include "memlab/common/error.hpp"
+#include "memlab/cuda/cupti.hpp"
 #include "memlab/cuda/device.hpp"
 #include "memlab/report/fleet.hpp"
 #include "memlab/report/output_file.hpp"
@@ -47,6 +48,7 @@ struct RunArgs {
   std::string devices;  // --devices all|0,2,...: one worker per GPU
   bool devices_given = false;
   int repeat = 1;  // --repeat K: run the plan K times, report run-to-run spread
+  bool counters = false;  // --counters: CUPTI counters in a pass of their own (first run only)
 };
 
 // The request as the user typed it: split the variant list, parse NAME=V1,V2 and the seed.
@@ -61,6 +63,7 @@ bench::RunRequest to_request(const RunArgs& a) {
   r.quick = a.quick;
   r.warm = a.warm;
   r.verify_only = a.verify_only;
+  r.counters = a.counters;
   if (a.seed_given) r.seed = bench::parse_seed(a.seed, "--seed");
   r.min_samples = a.min_samples;
   r.noise = a.noise;
@@ -143,6 +146,18 @@ int run(const RunArgs& a, const std::string& command_line) {
     return run_devices(report::parse_devices(a.devices, count), plan, outputs.json, command_line);
   }
 
+  // --counters where they cannot be had: one line, then the run goes on without them.
+  bool counters_said = false;
+  auto say_counters = [&counters_said](const std::string& reason) {
+    if (counters_said) return;
+    counters_said = true;
+    std::cerr << "memlab: --counters: unavailable (" << reason
+              << "); carrying on without counters\n";
+  };
+  if (a.counters) {
+    if (const std::string why = cupti_load_error(); !why.empty()) say_counters(why);
+  }
+
   std::string why;
   if (device_count_or_zero(&why) == 0) {
     std::cerr << "memlab: no CUDA device (" << why << "); showing the plan only\n";
@@ -155,6 +170,7 @@ int run(const RunArgs& a, const std::string& command_line) {
   const bool tty_out = isatty(STDOUT_FILENO) != 0;
   bench::ExecuteOptions options;
   options.command_line = command_line;
+  options.on_counters_unavailable = say_counters;
   options.on_start = [&](const bench::Context& c) {
     std::cout << report::render_device(c.device, &c);
     std::cout << fmt::format(
@@ -172,8 +188,10 @@ int run(const RunArgs& a, const std::string& command_line) {
   if (a.repeat > 1 && !a.verify_only && !report.cancelled) {
     std::vector<std::vector<bench::Record>> others;
     options.on_start = nullptr;
+    bench::Plan again = plan;
+    again.counters = false;  // counters once: they do not vary from run to run like times do
     for (int k = 1; k < a.repeat; ++k) {
-      others.push_back(bench::execute(plan, options, progress).records);
+      others.push_back(bench::execute(again, options, progress).records);
     }
     bench::attach_repeats(report.records, others);
   }
@@ -222,6 +240,9 @@ void add_run_command(CLI::App& app, int& exit_code, const std::string& command_l
                   "Run on each of these GPUs (all, or 0,2,...): one worker process per GPU, one "
                   "merged JSON, a fleet summary naming the slowest GPU")
       ->each([args](const std::string&) { args->devices_given = true; });
+  cmd->add_flag("--counters", args->counters,
+                "Hardware counters per variant (CUPTI; DRAM bytes, sectors and bank wavefronts "
+                "its model predicts) in a pass that is never timed");
   cmd->add_option("--repeat", args->repeat,
                   "Run the whole plan K times; report each record's run-to-run spread (1..100)");
   for (const char* name : {"--min-samples", "--noise", "--budget", "--repeat", "--device"}) {

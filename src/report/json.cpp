@@ -51,6 +51,36 @@ nlohmann::json clocks_json(const bench::ClockRange& c) {
           {"remeasured", c.remeasured}};
 }
 
+// `--counters`: the metrics as collected (CUPTI / ncu names), the figures derived from them, the
+// model's figures beside them and measured / predicted ratios (absent where not collected).
+nlohmann::json counters_json(const bench::CounterRecord& c) {
+  nlohmann::json metrics = nlohmann::json::object();
+  for (const auto& [name, value] : c.metrics) metrics[name] = value;
+  nlohmann::json j = {{"metrics", std::move(metrics)}, {"passes", c.passes}};
+  auto put = [&j](const char* key, const std::optional<double>& v) {
+    if (v) j[key] = *v;
+  };
+  put("dram_bytes", c.dram_bytes);
+  put("sectors_per_load_request", c.sectors_per_load_request);
+  put("sectors_per_store_request", c.sectors_per_store_request);
+  put("wavefronts_per_shared_access", c.wavefronts_per_shared_access);
+  put("bank_conflicts", c.bank_conflicts);
+  nlohmann::json predicted = nlohmann::json::object();
+  if (c.predicted.dram_bytes > 0) predicted["dram_bytes"] = c.predicted.dram_bytes;
+  if (c.predicted.sectors_per_request > 0) {
+    predicted["sectors_per_request"] = c.predicted.sectors_per_request;
+  }
+  if (c.predicted.wavefronts_per_request > 0) {
+    predicted["wavefronts_per_request"] = c.predicted.wavefronts_per_request;
+  }
+  j["predicted"] = std::move(predicted);
+  j["useful_bytes"] = c.useful_bytes;
+  put("dram_over_predicted", c.dram_ratio);
+  put("sectors_over_predicted", c.sectors_ratio);
+  put("wavefronts_over_predicted", c.wavefronts_ratio);
+  return j;
+}
+
 // "skipped" (the variant does not apply at the point; see "reason"), "failed" (the check),
 // "verified" (checked, not timed: --verify-only), "timed", or "expected_failure" (a variant
 // broken on purpose; see the record's "expected_failure").
@@ -98,6 +128,7 @@ std::string render_json(const bench::RunReport& report) {
       {"quick", c.quick},
       {"bytes_convention",
        "useful bytes: each input read once, each output written once; GB/s = 1e9 B/s"}};
+  if (!c.counters.empty()) j["context"]["counters"] = c.counters;
   nlohmann::json ceiling = {{"measured", report.memcpy_d2d.measured}};
   if (report.memcpy_d2d.measured) {
     ceiling["bytes_read_plus_written"] = report.memcpy_d2d.bytes;
@@ -162,6 +193,7 @@ std::string render_json(const bench::RunReport& report) {
                            {"measured_ms", r.prediction->measured_ms},
                            {"measured_over_predicted", r.prediction->ratio}};
     }
+    if (r.counters) rec["counters"] = counters_json(*r.counters);
     records.push_back(std::move(rec));
   }
   j["records"] = std::move(records);

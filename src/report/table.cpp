@@ -194,6 +194,12 @@ std::string render_table(const bench::RunReport& report, bool colour) {
       }
     }
     for (const bench::Record* r : group) {
+      if (r->counters) {
+        out += fmt::format("  {} {}: counters: {}\n", r->variant, bench::format_point(r->params),
+                           bench::format_counters(*r->counters));
+      }
+    }
+    for (const bench::Record* r : group) {
       if (r->clocks.throttled > 0) {
         out += fmt::format("  {} {}: {}\n", r->variant, bench::format_point(r->params),
                            bench::throttle_note(r->clocks));

@@ -39,6 +39,10 @@ struct Prediction {
   double flops = 0;
   double slowdown = 0;  // predicted time / baseline time; 0 = not given
   double time_ms = 0;   // a time given directly; used as is when > 0 (wins over bytes/flops)
+  // What `--counters` can check beyond dram_bytes (0: not predicted): 32-byte sectors per warp
+  // request of global loads (coalescing model), wavefronts per shared-memory access (bank model).
+  double sectors_per_request = 0;
+  double wavefronts_per_request = 0;
 };
 
 // The time a prediction stands for, in milliseconds: time_ms when given, else the roofline time

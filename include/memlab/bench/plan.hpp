@@ -38,6 +38,7 @@ struct RunRequest {
   bool quick = false;
   bool warm = false;                  // do not flush the L2 between samples
   bool verify_only = false;           // check every variant, time nothing
+  bool counters = false;              // a counters pass per variant (CUPTI), never timed
   std::optional<std::uint64_t> seed;  // empty: drawn at random (and reported)
   int min_samples = 10;
   double noise = 0.005;
@@ -73,6 +74,7 @@ struct Plan {
   bool quick = false;
   bool warm = false;
   bool verify_only = false;
+  bool counters = false;
   int min_samples = 10;
   double noise = 0.005;
   double budget_s = 0.3;  // resolved
@@ -161,6 +163,9 @@ struct ExecuteOptions {
   std::string command_line;  // recorded in the context
   // Called once the device is known and the context filled, before the first measurement.
   std::function<void(const Context&)> on_start;
+  // Plan::counters and counters cannot be collected: called once with the one-line reason
+  // (the run carries on without counters; the context says "unavailable: ...").
+  std::function<void(const std::string&)> on_counters_unavailable;
 };
 
 // Runs the plan on plan.device: checks the ordinal (UsageError --device) and the memory, measures

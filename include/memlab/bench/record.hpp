@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "memlab/bench/clocks.hpp"
+#include "memlab/bench/counters.hpp"
 #include "memlab/bench/stats.hpp"
 #include "memlab/cuda/device_info.hpp"
 
@@ -63,6 +64,7 @@ struct Record {
   double working_set_bytes = 0;
   bool fits_in_l2 = false;  // the result may measure the cache, not DRAM
   std::optional<PredictionRecord> prediction;
+  std::optional<CounterRecord> counters;  // `memlab run --counters` (a pass never timed)
   std::vector<std::string> notes;
   std::vector<std::pair<std::string, double>> figures;  // from the variant's inspect hook
   std::string extra_text;                               // printed under the table
@@ -88,6 +90,8 @@ struct Context {
   bool cold = true;  // L2 flushed between samples
   bool quick = false;
   std::string command_line;
+  // `--counters`: "" not asked; "collected"; or "unavailable: <one-line reason>".
+  std::string counters;
 };
 
 struct RunReport {

@@ -9,7 +9,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "memlab/bench/measure.hpp"
 #include "memlab/bench/plan.hpp"
 #include "memlab/bench/record.hpp"
+#include "memlab/cuda/cupti.hpp"
 #include "memlab/cuda/stream.hpp"
 
 namespace memlab::bench {
@@ -27,6 +30,11 @@ struct RunOptions {
   ProgressFn progress;       // may be empty
   std::size_t total = 0;     // measurements in the whole plan (ProgressEvent::total)
   const std::atomic<bool>* cancel = nullptr;  // checked between measurements; may be null
+  // `--counters`: after each variant is verified (and timed), a separate pass under CUPTI's
+  // range profiler (never timed), the L2 flushed before every replay when `counters_cold`.
+  bool counters = false;
+  bool counters_cold = true;
+  std::function<void(const std::string&)> on_counters_unavailable;  // once, with the reason
 };
 
 // The seed of one axis point: the run's seed mixed with the experiment and the point.
@@ -48,6 +56,8 @@ class Runner {
   void run(const ExperimentPlan& plan, std::vector<Record>& out);
   bool any_failed() const { return failed_; }
   bool cancelled() const;
+  // `--counters`: "" not asked, "collected", or "unavailable: <reason>" (Context::counters).
+  const std::string& counters_status() const { return counters_status_; }
 
  private:
   DeviceInfo device_;
@@ -55,6 +65,11 @@ class Runner {
   Stream stream_;
   std::unique_ptr<L2Flusher> flusher_;
   ClockProbe probe_;
+  std::unique_ptr<CounterSession> counters_;  // null: not asked, or unavailable
+  std::string counters_status_;
+  void counters_unavailable(const std::string& reason);
+  void collect_counters(Record& r, const std::optional<Prediction>& prediction,
+                        const std::function<void()>& work);
   Ceiling ceiling_;
   bool failed_ = false;
   std::size_t index_ = 0;  // measurements so far

@@ -125,6 +125,7 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
             fmt::format("bank model: {} wavefronts per warp access ({} minimum), degree {:g}",
                         m.passes, m.min_passes, m.degree);
         pr.slowdown = m.degree;  // stride1 has degree 1 at every point
+        pr.wavefronts_per_request = static_cast<double>(m.passes);  // checked by --counters
         return pr;
       })
       .inspect([v](State& st, const Params& p, bench::Extras& x) {

@@ -115,6 +115,7 @@ std::optional<bench::Prediction> predict(const Params& p, bool copy) {
   pr.model = fmt::format("coalescing: {} sectors/request, {:.1f}% of fetched bytes used",
                          warp.sectors.size(), 100.0 * eff);
   pr.dram_bytes = read_bytes(p) / eff + (copy ? read_bytes(p) : 0.0);
+  pr.sectors_per_request = static_cast<double>(warp.sectors.size());  // checked by --counters
   return pr;
 }
 

@@ -1,5 +1,6 @@
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <stdexcept>
 
 #include "common/launch.hpp"
@@ -47,7 +48,10 @@ __global__ void __launch_bounds__(1024)
 // T FMAs from shared memory (As[ty][k] is a broadcast, Bs[k][tx] 32 consecutive words: no bank
 // conflicts), __syncthreads. Global loads fall T-fold (T / 4 flop per byte); every FMA still
 // needs ~1-2 shared loads, which caps the kernel near 1/8 of peak.
-template <int T>
+// As NVIDIA's cuda-samples matrixMul does for the same design, the two load addresses are walked
+// by pointer (the index math once, before the loop), and sizes that are multiples of T take the
+// kGuard = false instance without the per-phase bounds tests (docs/matmul.md, "Fair baselines").
+template <int T, bool kGuard>
 __global__ void __launch_bounds__(T* T)
     tiled_kernel(int M, int N, int K, const float* __restrict__ A, const float* __restrict__ B,
                  float* __restrict__ C) {
@@ -56,16 +60,36 @@ __global__ void __launch_bounds__(T* T)
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const int row = static_cast<int>(blockIdx.y) * T + ty;
   const int col = static_cast<int>(blockIdx.x) * T + tx;
+  // This thread's element of A's tile (row, p + tx) and of B's (p + ty, col) at phase p = 0; a
+  // phase moves A's T columns right and B's T rows down. Only dereferenced inside the matrix.
+  const float* a = A + static_cast<std::size_t>(row) * static_cast<std::size_t>(K) + tx;
+  const float* b = B + static_cast<std::size_t>(ty) * static_cast<std::size_t>(N) + col;
+  const std::size_t b_step = static_cast<std::size_t>(T) * static_cast<std::size_t>(N);
   float acc = 0.0f;
-  for (int p = 0; p < K; p += T) {
-    As[ty][tx] = (row < M && p + tx < K) ? A[row * K + p + tx] : 0.0f;
-    Bs[ty][tx] = (p + ty < K && col < N) ? B[(p + ty) * N + col] : 0.0f;
+  for (int p = 0; p < K; p += T, a += T, b += b_step) {
+    if constexpr (kGuard) {
+      As[ty][tx] = (row < M && p + tx < K) ? *a : 0.0f;
+      Bs[ty][tx] = (p + ty < K && col < N) ? *b : 0.0f;
+    } else {
+      As[ty][tx] = *a;
+      Bs[ty][tx] = *b;
+    }
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < T; ++k) acc = fmaf(As[ty][k], Bs[k][tx], acc);
     __syncthreads();
   }
-  if (row < M && col < N) C[row * N + col] = acc;
+  if (!kGuard || (row < M && col < N)) {
+    C[static_cast<std::size_t>(row) * static_cast<std::size_t>(N) + col] = acc;
+  }
+}
+
+// The tiled kernel for a size: unguarded when M, N and K are multiples of the tile.
+template <int T>
+const void* tiled_for(int M, int N, int K) {
+  const bool even = M % T == 0 && N % T == 0 && K % T == 0;
+  return even ? reinterpret_cast<const void*>(tiled_kernel<T, false>)
+              : reinterpret_cast<const void*>(tiled_kernel<T, true>);
 }
 
 // block1d: 64 x 64 block tile, BK = 8, 512 threads; thread t computes 8 rows of column t % 64.
@@ -441,11 +465,9 @@ Choice choose(Variant variant, int M, int N, int K) {
       return {reinterpret_cast<const void*>(naive_kernel), dim3(cdiv(N, 32), cdiv(M, 32)),
               dim3(32, 32)};
     case Variant::Tiled16:
-      return {reinterpret_cast<const void*>(tiled_kernel<16>), dim3(cdiv(N, 16), cdiv(M, 16)),
-              dim3(16, 16)};
+      return {tiled_for<16>(M, N, K), dim3(cdiv(N, 16), cdiv(M, 16)), dim3(16, 16)};
     case Variant::Tiled32:
-      return {reinterpret_cast<const void*>(tiled_kernel<32>), dim3(cdiv(N, 32), cdiv(M, 32)),
-              dim3(32, 32)};
+      return {tiled_for<32>(M, N, K), dim3(cdiv(N, 32), cdiv(M, 32)), dim3(32, 32)};
     case Variant::Block1d:
       return {reinterpret_cast<const void*>(block1d_kernel), dim3(cdiv(N, 64), cdiv(M, 64)),
               dim3(512)};
