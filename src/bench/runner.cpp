@@ -169,10 +169,23 @@ void Runner::run(const ExperimentPlan& plan, std::vector<Record>& out) {
         r.extra_json = std::move(x.json);
       }
       double predicted_slowdown = 0.0;
-      if (v->predict) {
-        if (auto pred = v->predict(p)) {
+      if (v->predict || v->predict_on_device) {
+        std::optional<Prediction> pred;
+        if (v->predict_on_device) {
+          PredictContext ctx;
+          ctx.memcpy_gbps = ceiling_.measured ? ceiling_.gbps : 0.0;
+          ctx.sm_count = device_.sm_count;
+          ctx.sm_clock_mhz = device_.sm_clock_khz / 1e3;
+          ctx.max_threads_per_sm = device_.max_threads_per_sm;
+          pred = v->predict_on_device(p, ctx);
+        } else {
+          pred = v->predict(p);
+        }
+        if (pred) {
           PredictionRecord pr;
           pr.model = pred->model;
+          pr.bound = pred->bound;
+          pr.bounds_ms = pred->bounds_ms;
           pr.measured_ms = r.stats.median;
           pr.predicted_ms = predicted_time_ms(*pred, ceiling_.measured ? ceiling_.gbps : 0.0,
                                               device_.peak_fp32_flops());
