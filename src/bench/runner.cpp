@@ -153,7 +153,18 @@ void Runner::run(const ExperimentPlan& plan, std::vector<Record>& out) {
       r.fits_in_l2 = r.working_set_bytes <= static_cast<double>(device_.l2_bytes);
 
       const Check c = verify_variant(e, *instance, p, *v, stream_);
-      const std::optional<Prediction> pred = v->predict ? v->predict(p) : std::nullopt;
+      // The model's prediction (predict_on_device: from the device and the measured memcpy rate).
+      std::optional<Prediction> pred;
+      if (v->predict_on_device) {
+        PredictContext ctx;
+        ctx.memcpy_gbps = ceiling_.measured ? ceiling_.gbps : 0.0;
+        ctx.sm_count = device_.sm_count;
+        ctx.sm_clock_mhz = device_.sm_clock_khz / 1e3;
+        ctx.max_threads_per_sm = device_.max_threads_per_sm;
+        pred = v->predict_on_device(p, ctx);
+      } else if (v->predict) {
+        pred = v->predict(p);
+      }
       auto counters_work = [&] {
         v->run(*instance, p, stream_);
         MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -221,6 +232,8 @@ void Runner::run(const ExperimentPlan& plan, std::vector<Record>& out) {
         {
           PredictionRecord pr;
           pr.model = pred->model;
+          pr.bound = pred->bound;
+          pr.bounds_ms = pred->bounds_ms;
           pr.measured_ms = r.stats.median;
           pr.predicted_ms = predicted_time_ms(*pred, ceiling_.measured ? ceiling_.gbps : 0.0,
                                               device_.peak_fp32_flops());

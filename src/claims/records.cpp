@@ -41,6 +41,18 @@ const nlohmann::json* Records::find(const std::string& experiment, const std::st
   return nullptr;
 }
 
+const nlohmann::json* Records::find_like(
+    const nlohmann::json& like, const std::string& variant,
+    const std::map<std::string, std::string>& overrides) const {
+  std::map<std::string, std::string> point = overrides;
+  if (like.contains("params") && like["params"].is_object()) {
+    for (const auto& [k, v] : like["params"].items()) {
+      if (!point.count(k) && v.is_string()) point[k] = v.get<std::string>();
+    }
+  }
+  return find(like.value("experiment", ""), variant, point);
+}
+
 std::vector<const nlohmann::json*> Records::all(const std::string& experiment,
                                                 const std::string& variant) const {
   std::vector<const nlohmann::json*> out;

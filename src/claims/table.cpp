@@ -66,7 +66,12 @@ Evaluation time_ratio(const Records& rs, const std::string& exp, const std::stri
                       const Point& ps, const std::string& fast, const Point& pf, double lo,
                       double hi) {
   const Json* a = rs.find(exp, slow, ps);
-  const Json* b = rs.find(exp, fast, pf);
+  // The fast record at the slow one's point (all its parameters, not only those the claim names).
+  Point differ;
+  for (const auto& [k, v] : pf) {
+    if (!ps.count(k) || ps.at(k) != v) differ[k] = v;
+  }
+  const Json* b = a == nullptr ? nullptr : rs.find_like(*a, fast, differ);
   if (a == nullptr || b == nullptr) return missing(exp + " " + slow + "/" + fast);
   return judge(
       median(*a) / median(*b), lo, hi, 1.0, "x",
@@ -232,7 +237,7 @@ std::vector<Claim> make_claims() {
                {bank_need},
                [](const Records& rs) {
                  const Json* a = rs.find("bank_conflicts", "broadcast", kBank4);
-                 const Json* b = rs.find("bank_conflicts", "stride1", bank("1"));
+                 const Json* b = a == nullptr ? nullptr : rs.find_like(*a, "stride1");
                  if (a == nullptr || b == nullptr) return missing("bank_conflicts broadcast");
                  Evaluation e =
                      judge(median(*a) / median(*b), 0, 1.1, 1e9, "x",
@@ -254,7 +259,7 @@ std::vector<Claim> make_claims() {
                        r->at("params").value("op", "") != "read")
                      continue;
                    const std::string s = r->at("params").at("stride").get<std::string>();
-                   const Json* b = rs.find("bank_conflicts", "stride1", bank(s));
+                   const Json* b = rs.find_like(*r, "stride1");
                    if (b == nullptr) continue;
                    const double ratio = median(*r) / median(*b);
                    const double g = static_cast<double>(std::gcd(std::stoi(s), 32));
@@ -276,8 +281,8 @@ std::vector<Claim> make_claims() {
                {bank_need},
                [](const Records& rs) {
                  const Json* a = rs.find("bank_conflicts", "col_32x32", kBank4);
-                 const Json* b = rs.find("bank_conflicts", "col_32x33", kBank4);
-                 const Json* s = rs.find("bank_conflicts", "stride1", bank("1"));
+                 const Json* b = a == nullptr ? nullptr : rs.find_like(*a, "col_32x33");
+                 const Json* s = a == nullptr ? nullptr : rs.find_like(*a, "stride1");
                  if (a == nullptr || b == nullptr || s == nullptr)
                    return missing("bank_conflicts col_*");
                  Evaluation e = judge(

@@ -105,20 +105,12 @@ int claims_command(const ClaimsArgs& a) {
   const nlohmann::json run = a.from.empty() ? measure(a, exit_code) : read_run(a.from);
   if (run.is_null()) return exit_code;
   const auto results = claims::evaluate(run);
-  std::vector<std::pair<double, double>> points;
-  for (const auto& r : run.at("records")) {
-    if (r.value("experiment", "") == "hierarchy" && r.value("variant", "") == "chase_ca" &&
-        r.contains("figures") && r["figures"].contains("cycles_per_load")) {
-      points.emplace_back(std::stod(r["params"]["ws"].get<std::string>()),
-                          r["figures"]["cycles_per_load"].get<double>());
-    }
-  }
-  const auto levels = claims::detect_levels(points);
+  const auto levels = claims::detect_levels(claims::chase_points(run));
   const nlohmann::json ctx = run.contains("context") ? run["context"] : nlohmann::json::object();
   std::cout << claims::render_table(results, levels, ctx);
   if (!a.json.empty()) {
     std::ofstream f(a.json);
-    f << claims::to_json(results, levels).dump(2) << "\n";
+    f << claims::evaluate_json(run).dump(2) << "\n";
     if (!f) throw UsageError(fmt::format("--json: cannot write '{}'", a.json));
   }
   return exit_code;

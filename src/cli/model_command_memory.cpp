@@ -43,6 +43,22 @@ void print_coalescing(const nlohmann::json& params) {
   fmt::print("  {:<28}{}\n", "efficiency (array pass)", percent(out.array_pass_efficiency));
   fmt::print("  {:<28}{}\n\n", "ideal sectors", w.min_sectors);
 
+  const m::PassTime& t = out.time;
+  fmt::print(
+      "Time of a pass: {} kernel, {} useful bytes ({} SMs, {:.0f} MHz, {} threads/SM, "
+      "memcpy {:.0f} GB/s)\n",
+      m::to_string(out.kernel), out.bytes, out.device.sm_count, out.device.sm_clock_mhz,
+      out.device.max_threads_per_sm, out.device.memcpy_gbps);
+  fmt::print("  {:<28}{:.4f} ms ({:.0f} B of DRAM, {:.0f}% scattered units)\n", "dram bound",
+             t.dram_ms, t.dram_bytes, 100.0 * t.scattered_fraction);
+  fmt::print("  {:<28}{:.4f} ms ({} warps x {} loads x {} B = {:.0f} B in flight per SM)\n",
+             "latency bound", t.latency_ms, t.resident_warps, t.loads_in_flight,
+             t.sectors_per_request * m::kSectorBytes, t.bytes_in_flight_per_sm);
+  fmt::print("  {:<28}{:.4f} ms ({} wavefronts per request)\n", "lsu bound", t.lsu_ms,
+             t.lines_per_request);
+  fmt::print("  {:<28}{:.4f} ms, bound: {}\n\n", "predicted (2-norm)", t.time_ms,
+             m::to_string(t.bound));
+
   fmt::print("Lanes -> byte address\n");
   for (int row = 0; row < 4; ++row) {
     std::string line = " ";

@@ -47,7 +47,7 @@ struct RunArgs {
   bool device_given = false;
   std::string devices;  // --devices all|0,2,...: one worker per GPU
   bool devices_given = false;
-  int repeat = 1;  // --repeat K: run the plan K times, report run-to-run spread
+  int repeat = 1;         // --repeat K: run the plan K times, report run-to-run spread
   bool counters = false;  // --counters: CUPTI counters in a pass of their own (first run only)
 };
 

@@ -26,6 +26,15 @@ const Fields<CoalescingInput>& coalescing_fields() {
                     "row/column: row width of the 2D array (elements)"),
       int_field<In>("row", &In::row, 0, kMaxIndex, "row: the row read"),
       int_field<In>("col", &In::col, 0, kMaxIndex, "column: the column read"),
+      choice_field<In>("kernel", &In::kernel, {"read", "copy"},
+                       "time: read (resident grid, 4 loads in flight) or copy (1 per thread)"),
+      int_field<In>("bytes", &In::bytes, 32, kMaxIndex, "time: useful bytes read by the pass"),
+      int_field<In>("sms", &In::sms, 1, 1024, "time: streaming multiprocessors"),
+      float_field<In>("clock-mhz", &In::clock_mhz, 1.0, 10000.0, "time: SM clock in MHz"),
+      int_field<In>("threads-per-sm", &In::threads_per_sm, 32, 4096,
+                    "time: resident threads per SM"),
+      float_field<In>("memcpy-gbps", &In::memcpy_gbps, 1.0, 1e6,
+                      "time: measured memcpy bandwidth (GB/s) for the DRAM bound"),
   };
   return fields;
 }
@@ -106,8 +115,44 @@ CoalescingOutput compute(const CoalescingInput& in) {
   out.elem_size = static_cast<int>(in.elem_size);
   out.warp = analyze_warp(out.pattern, out.elem_size);
   out.array_pass_efficiency = coalescing_efficiency(out.pattern, out.elem_size);
+  out.kernel = parse_kernel_shape(in.kernel);
+  out.bytes = static_cast<double>(in.bytes);
+  out.device.sm_count = static_cast<int>(in.sms);
+  out.device.sm_clock_mhz = in.clock_mhz;
+  out.device.max_threads_per_sm = static_cast<int>(in.threads_per_sm);
+  out.device.memcpy_gbps = in.memcpy_gbps;
+  out.time = pass_time(out.pattern, out.elem_size, out.bytes, out.kernel, out.device);
   return out;
 }
+
+namespace {
+
+json time_json(const CoalescingOutput& out) {
+  const PassTime& t = out.time;
+  return {{"kernel", std::string(to_string(out.kernel))},
+          {"bytes", out.bytes},
+          {"device",
+           {{"sms", out.device.sm_count},
+            {"clock_mhz", out.device.sm_clock_mhz},
+            {"threads_per_sm", out.device.max_threads_per_sm},
+            {"memcpy_gbps", out.device.memcpy_gbps}}},
+          {"bound", std::string(to_string(t.bound))},
+          {"time_ms", t.time_ms},
+          {"bounds_ms", {{"dram", t.dram_ms}, {"latency", t.latency_ms}, {"lsu", t.lsu_ms}}},
+          {"dram_bytes", t.dram_bytes},
+          {"scattered_fraction", t.scattered_fraction},
+          {"requests", t.requests},
+          {"resident_warps", t.resident_warps},
+          {"loads_in_flight", t.loads_in_flight},
+          {"bytes_in_flight_per_sm", t.bytes_in_flight_per_sm},
+          {"constants",
+           {{"loaded_latency_cycles", kLoadedLatencyCycles},
+            {"block_turnaround_cycles", kBlockTurnaroundCycles},
+            {"scattered_dram_factor", kScatteredDramFactor},
+            {"wavefronts_per_cycle", kWavefrontsPerCycle}}}};
+}
+
+}  // namespace
 
 json to_json(const CoalescingOutput& out) {
   const Pattern& p = out.pattern;
@@ -151,7 +196,8 @@ json to_json(const CoalescingOutput& out) {
             {"bytes_moved", w.bytes_moved},
             {"bytes_needed", w.bytes_needed},
             {"efficiency", w.efficiency},
-            {"array_pass_efficiency", out.array_pass_efficiency}}}};
+            {"array_pass_efficiency", out.array_pass_efficiency},
+            {"time", time_json(out)}}}};
 }
 
 CoalescingInput coalescing_input(const json& params) {

@@ -192,6 +192,12 @@ std::string render_json(const bench::RunReport& report) {
                            {"predicted_ms", r.prediction->predicted_ms},
                            {"measured_ms", r.prediction->measured_ms},
                            {"measured_over_predicted", r.prediction->ratio}};
+      if (!r.prediction->bound.empty()) {
+        rec["prediction"]["bound"] = r.prediction->bound;
+        nlohmann::json bounds = nlohmann::json::object();
+        for (const auto& [name, ms] : r.prediction->bounds_ms) bounds[name] = ms;
+        rec["prediction"]["bounds_ms"] = bounds;
+      }
     }
     if (r.counters) rec["counters"] = counters_json(*r.counters);
     records.push_back(std::move(rec));

@@ -6,8 +6,10 @@
 #include "api_error.hpp"
 #include "embedded.hpp"
 #include "http_util.hpp"
+#include "memlab/claims/claims.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/exercise/engine.hpp"
+#include "results.hpp"
 #include "runs.hpp"
 #include "server_state.hpp"
 
@@ -201,8 +203,35 @@ void add_api_routes(httplib::Server& svr, ServerState& s) {
           send_json(res, check_status(r.exit_code), out);
         });
       });
-  svr.Get("/api/claims", [](const httplib::Request&, httplib::Response& res) {
-    send_error(res, 501, "not built yet: claims come later (contract 2)");
+  // Without ?run: the claims and the plan that measures them. With ?run=ID (an id of GET
+  // /api/results): the verdicts of `memlab claims` over that stored run.
+  svr.Get("/api/claims", [&s](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      for (const auto& [key, value] : req.params) {
+        if (key != "run") {
+          throw ApiError(
+              400, key,
+              fmt::format("{}: not a parameter of /api/claims (accepted: run)", key.substr(0, 40)));
+        }
+      }
+      if (!req.has_param("run")) return send_json(res, 200, claims::list_json());
+      const std::string id = req.get_param_value("run");
+      const auto text = ResultsStore::valid_id(id) ? s.results.get(id) : std::nullopt;
+      if (!text) throw ApiError(404, "run", "run: no such result; see GET /api/results");
+      const json run = json::parse(*text, nullptr, false);
+      if (run.is_discarded() || !run.is_object() || !run.contains("records") ||
+          !run["records"].is_array()) {
+        throw ApiError(422, "run", "run: the result is not a run (memlab run --json)");
+      }
+      json out;
+      try {
+        out = claims::evaluate_json(run);
+      } catch (const json::exception&) {
+        throw ApiError(422, "run", "run: the result's records do not have the run schema");
+      }
+      out["run"] = id;
+      send_json(res, 200, out);
+    });
   });
 }
 

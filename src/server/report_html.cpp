@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "embedded.hpp"
+#include "memlab/claims/claims.hpp"
 
 namespace memlab::server {
 namespace {
@@ -129,7 +130,16 @@ std::string build_report_html(const std::vector<ReportRun>& runs) {
   if (!index) throw std::runtime_error("report: the embedded web bundle has no index.html");
   const std::string page(*index);
   nlohmann::json data = {{"kind", "memlab-report"}, {"runs", nlohmann::json::array()}};
-  for (const ReportRun& r : runs) data["runs"].push_back({{"name", r.name}, {"run", r.run}});
+  for (const ReportRun& r : runs) {
+    nlohmann::json entry = {{"name", r.name}, {"run", r.run}};
+    // The verdicts of `memlab claims` over this run (#/claims and beside each explainer); a run
+    // whose records do not have the schema simply has none.
+    try {
+      entry["claims"] = claims::evaluate_json(r.run);
+    } catch (const nlohmann::json::exception&) {
+    }
+    data["runs"].push_back(std::move(entry));
+  }
   std::string payload = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   // "<" occurs only inside JSON strings, where \u003c means the same: no "</script" can close
   // the block early.

@@ -146,6 +146,36 @@ TEST(Claims, SyntheticRecordsThatContradictAClaimSaySo) {
   EXPECT_EQ(v.at("pinned_2x").verdict, Verdict::NoRecord);
 }
 
+// A run with two values of an axis the claim does not name (bank_conflicts iters): the ratio pairs
+// records of the same point. Pairing the first stride1 record found (iters=64, 0.043 ms) with the
+// strided one at iters=8192 (4.25 ms) gave 99x for the stride-32 conflict instead of 30x.
+TEST(Claims, RatiosPairRecordsOfTheSamePoint) {
+  auto at = [](const std::string& stride, const std::string& iters) {
+    return Json{{"word", "4"}, {"op", "read"}, {"stride", stride}, {"iters", iters}};
+  };
+  const Json run = {{"records",
+                     {record("bank_conflicts", "stride1", at("32", "64"), 0.043),
+                      record("bank_conflicts", "strided", at("32", "8192"), 4.25),
+                      record("bank_conflicts", "stride1", at("32", "8192"), 0.1404),
+                      record("bank_conflicts", "strided", at("32", "64"), 1.30),
+                      record("bank_conflicts", "strided", at("2", "64"), 0.086),
+                      record("bank_conflicts", "stride1", at("2", "8192"), 0.1404),
+                      record("bank_conflicts", "strided", at("2", "8192"), 0.2725),
+                      record("bank_conflicts", "stride1", at("2", "64"), 0.043),
+                      record("bank_conflicts", "stride1", at("1", "64"), 0.043),
+                      record("bank_conflicts", "broadcast", at("1", "8192"), 0.1404),
+                      record("bank_conflicts", "stride1", at("1", "8192"), 0.1404)}}};
+  const auto v = verdicts(run);
+  EXPECT_EQ(v.at("stride32_32way").verdict, Verdict::Holds);
+  EXPECT_NEAR(v.at("stride32_32way").number, 4.25 / 0.1404, 1e-9);  // 30.3x, not 4.25 / 0.043
+  EXPECT_NE(v.at("stride32_32way").evidence.find("iters=8192"), std::string::npos);
+  EXPECT_EQ(v.at("stride32_32way").evidence.find("iters=64"), std::string::npos);
+  EXPECT_EQ(v.at("stride2_2way").verdict, Verdict::Holds);    // 0.086 / 0.043 and 0.2725 / 0.1404
+  EXPECT_EQ(v.at("broadcast_free").verdict, Verdict::Holds);  // 1.0x at iters=8192, not 3.3x
+  // gcd(s, 32) at every (stride, iters) pair: 2.0, 1.94, 30.3, 30.2 -> within 15%.
+  EXPECT_EQ(v.at("gcd_degree").verdict, Verdict::Holds);
+}
+
 TEST(Claims, LevelsAreDetectedWhereTheLatencySteps) {
   const auto levels = detect_levels({{1 << 14, 33},
                                      {1 << 17, 34},

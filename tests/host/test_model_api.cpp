@@ -116,7 +116,8 @@ TEST(ModelApi, ErrorsNameTheFlag) {
             "--stride: must be an integer in [1, 2^48] (got 'two')");
   EXPECT_EQ(api_error("coalescing", {{"bogus", 1}}),
             "--bogus: not a parameter of model coalescing (accepted: pattern, elem-size, stride, "
-            "offset, seed, range, fields, field, width, row, col)");
+            "offset, seed, range, fields, field, width, row, col, kernel, bytes, sms, clock-mhz, "
+            "threads-per-sm, memcpy-gbps)");
   EXPECT_EQ(api_error("coalescing", json::array()),
             "params: the parameters of model coalescing must be a JSON object");
   EXPECT_EQ(api_error("nosuchmodel", {}),

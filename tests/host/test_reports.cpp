@@ -35,7 +35,7 @@ bench::RunReport sample_report() {
   ok.gbps = 0.5;
   ok.speedup = 2.0;
   ok.baseline = "naive";
-  ok.prediction = bench::PredictionRecord{"streaming", 1.0, 2.0, 2.0};
+  ok.prediction = bench::PredictionRecord{"streaming", 1.0, 2.0, 2.0, {}, {}};
   ok.figures = {{"overlap", 0.75}};
   ok.extra_json = R"({"intervals": [[0, 1.5]]})";
   ok.extra_text = "  |####|\n";

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "memlab/claims/claims.hpp"
 #include "report_html.hpp"
 
 namespace memlab::server {
@@ -57,6 +58,10 @@ TEST(Report, FullRunIsOneSelfContainedFileUnder3MB) {
   ASSERT_EQ(data["runs"].size(), 1u);
   EXPECT_EQ(data["runs"][0]["name"], "h200-2026-11-29-full");
   EXPECT_EQ(data["runs"][0]["run"], nlohmann::json::parse(read(input)));
+  // With the verdicts of `memlab claims` over it (#/claims and beside each explainer).
+  EXPECT_EQ(data["runs"][0]["claims"],
+            memlab::claims::evaluate_json(nlohmann::json::parse(read(input))));
+  EXPECT_GE(data["runs"][0]["claims"]["claims"].size(), 15u);
 }
 
 TEST(Report, ScriptClosingTagsInDataCannotEscape) {

@@ -56,6 +56,13 @@ export function startMock({ dist, wasmDir, results, token }) {
         return json(res, 403, { error: "token: missing or wrong", parameter: "token" });
       return json(res, 503, { error: "no CUDA device (mock)", parameter: "" });
     }
+    if (p === "/api/claims") {
+      // The stored `memlab claims --json` of the H200 (no explainer pages: written before them).
+      const claims = JSON.parse(
+        readFileSync(join(results, "../h200-2026-11-30-claims.json"), "utf8"),
+      );
+      return json(res, 200, { ...claims, run: url.searchParams.get("run") ?? undefined });
+    }
     if (p.startsWith("/api/exercises")) return json(res, 501, { error: "not built yet" });
     if (p.startsWith("/api/")) return json(res, 404, { error: "no route" });
     let file =

@@ -296,6 +296,52 @@ await test("report of the full H200 run: every lesson's plots, no console error,
   assert(size < 3 * 1024 * 1024, `report is ${size} bytes`);
 });
 
+await test("claims: every claim with its verdict, the explainers' claims, the report's", async () => {
+  const p = await page();
+  await go(p, BIN ? "#/claims/h200-2026-11-30-claims-run" : "#/claims");
+  await lang(p, "en");
+  await p.waitForSelector('[data-testid="claims-table"]');
+  const rows = await p.locator("tr[data-claim]").count();
+  assert(rows >= 15, `${rows} claims`);
+  const summary = await p.textContent('[data-testid="claims-summary"]');
+  assert(/^\d+ claims: \d+ hold/.test(summary), `summary: ${summary}`);
+  const verdict = (id) => p.getAttribute(`tr[data-claim="${id}"] .claim-verdict`, "data-verdict");
+  assert(
+    (await verdict("stride2_2way")) === "holds",
+    `stride2_2way: ${await verdict("stride2_2way")}`,
+  );
+  assert((await verdict("one_copy_engine")) === "fails", "one_copy_engine");
+  await p.screenshot({ path: join(shots, "claims-run-en.png"), fullPage: true });
+  if (BIN) {
+    // Each explainer lists its own claims under it (verdicts of the newest stored run).
+    await go(p, "#/banks");
+    await p.waitForSelector('[data-testid="claims-aside"] tr[data-claim="stride32_32way"]');
+    const ids = await p
+      .locator('[data-testid="claims-aside"] tr[data-claim]')
+      .evaluateAll((rs) => rs.map((r) => r.dataset.claim));
+    assert(ids.includes("padding_33") && !ids.includes("pinned_2x"), `banks aside: ${ids}`);
+    await go(p, "#/streams");
+    await p.waitForSelector('[data-testid="claims-aside"] tr[data-claim="streams_1_82x"]');
+    // A run id that does not exist: the page falls back to the newest run, no error.
+    await go(p, "#/claims/..%2F..%2Fetc%2Fpasswd");
+    await p.waitForSelector('[data-testid="claims-table"]');
+    assert((await p.locator("main .error").count()) === 0, "the page shows an error");
+  }
+  await p.context().close();
+  // The report inlines the verdicts of its run: no API, same claims.
+  const file = await makeReport();
+  const r = await page();
+  await go(r, "", `file://${file}#/claims`, 90000);
+  await r.waitForSelector('[data-testid="claims-table"]');
+  const judged = await r.locator("tr[data-claim] .claim-verdict:not([data-verdict=none])").count();
+  assert(judged >= 15, `report: ${judged} claims with a verdict`);
+  if (BIN) {
+    await go(r, "", `file://${file}#/banks`);
+    await r.waitForSelector('[data-testid="claims-aside"] tr[data-claim="stride2_2way"]');
+  }
+  await r.context().close();
+});
+
 await test("exercise page: compile error with the learner's line; check without a GPU", async () => {
   if (!BIN) throw new Error("needs MEMLAB_BIN (the mock server has no exercise engine)");
   const p = await page();
@@ -339,6 +385,7 @@ const PAGES = [
   "#/sync",
   "#/alloc",
   "#/streams",
+  "#/claims",
   "#/lesson/coalescing",
   "#/results",
   "#/compare",

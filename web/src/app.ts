@@ -1,5 +1,6 @@
 // Shared state of the page: mode, models, device, the runs it can show.
 import { apiGet, deviceOf, type DeviceInfo } from "./api";
+import { parseClaims, type ClaimsJson } from "./claims";
 import type { Mode, ReportData } from "./mode";
 import type { Models } from "./models";
 import type { RunJson } from "./records";
@@ -21,6 +22,9 @@ export interface App {
   /** Runs the page can show: the report's, or the server's results folder. */
   listRuns(): Promise<ResultEntry[]>;
   getRun(id: string): Promise<RunJson>;
+  /** The claims with the verdicts of run `id` (the report's inlined ones, or GET /api/claims?run=);
+   * without an id: the claims and their plan, no verdicts. */
+  getClaims(id?: string): Promise<ClaimsJson>;
 }
 
 export function makeApp(mode: Mode, models: Models, report: ReportData): App {
@@ -58,6 +62,15 @@ export function makeApp(mode: Mode, models: Models, report: ReportData): App {
         cache.set(id, p);
       }
       return p;
+    },
+    async getClaims(id?: string) {
+      if (mode === "report") {
+        const r = id === undefined ? undefined : report.runs[Number(id)];
+        // A report without inlined claims (an older memlab) shows none rather than failing.
+        return parseClaims(r?.claims ?? report.runs[0]?.claims ?? null);
+      }
+      const q = id === undefined ? "" : `?run=${encodeURIComponent(id)}`;
+      return parseClaims(await apiGet<unknown>(`api/claims${q}`));
     },
   };
 }

@@ -7,6 +7,8 @@ import { lazyModels } from "./models";
 import { takeToken } from "./token";
 import { makeApp, loadDevice, type App } from "./app";
 import { routes, parseHash, type Page } from "./router";
+import { EXPLAINERS } from "./claims";
+import { claimsAside } from "./pages/claims";
 
 function takeTokenFromUrl(): void {
   try {
@@ -24,6 +26,7 @@ const NAV: [string, string][] = [
   ["#/sync", "nav.sync"],
   ["#/alloc", "nav.alloc"],
   ["#/streams", "nav.streams"],
+  ["#/claims", "nav.claims"],
   ["#/results", "nav.results"],
   ["#/compare", "nav.compare"],
   ["#/run", "nav.run"],
@@ -109,6 +112,14 @@ async function main(): Promise<void> {
     root.append(header(app), main);
     try {
       cleanup = await p.render(main, app, arg);
+      // Beside each explainer of seed 001: the course's claims about it and their verdicts
+      // (in the background: the explainer is interactive before they arrive).
+      const explainer = routes[page] === p ? page : "";
+      if (EXPLAINERS.includes(explainer)) {
+        void claimsAside(app, explainer).then((aside) => {
+          if (aside && id === renderId) main.append(aside);
+        });
+      }
     } catch (e) {
       if (id !== renderId) return;
       main.append(h("p", { class: "error" }, t("error.page", { message: String(e) })));

@@ -4,7 +4,8 @@ import type { RunJson } from "./records";
 
 export interface ReportData {
   kind?: string;
-  runs: { name: string; run: RunJson }[];
+  /** claims: the verdicts of `memlab claims` over the run (memlab report inlines them). */
+  runs: { name: string; run: RunJson; claims?: unknown }[];
 }
 
 export type Mode = "report" | "serve";

@@ -1,4 +1,5 @@
-// Hash routes (TEAM.md contract 3): #/, #/coalescing, ..., #/lesson/<name>, #/exercise/<name>.
+// Hash routes (TEAM.md contract 3): #/, #/coalescing, ..., #/lesson/<name>, #/exercise/<name>,
+// #/claims[/<run id>].
 import type { App } from "./app";
 import * as hierarchy from "./pages/hierarchy";
 import * as coalescing from "./pages/coalescing";
@@ -12,6 +13,7 @@ import * as compare from "./pages/compare";
 import * as run from "./pages/run";
 import * as exercises from "./pages/exercises";
 import * as exercise from "./pages/exercise";
+import * as claims from "./pages/claims";
 
 export interface Page {
   title: string;
@@ -35,6 +37,7 @@ export const routes: Record<string, Page> = {
   run,
   exercises,
   exercise,
+  claims,
 };
 
 /** "#/lesson/matmul" -> {page: "lesson", arg: "matmul"}; "#/" -> {page: "hierarchy"}. */

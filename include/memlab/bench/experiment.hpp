@@ -43,6 +43,17 @@ struct Prediction {
   // request of global loads (coalescing model), wavefronts per shared-memory access (bank model).
   double sectors_per_request = 0;
   double wavefronts_per_request = 0;
+  // Optional, with time_ms: the resource that limits (e.g. "latency") and each bound's time.
+  std::string bound;
+  std::vector<std::pair<std::string, double>> bounds_ms;
+};
+
+// What a prediction may use of the device and of the run; the runner fills it.
+struct PredictContext {
+  double memcpy_gbps = 0;  // 0: not measured
+  int sm_count = 0;
+  double sm_clock_mhz = 0;  // maximum (boost) SM clock
+  int max_threads_per_sm = 0;
 };
 
 // The time a prediction stands for, in milliseconds: time_ms when given, else the roofline time
@@ -100,6 +111,8 @@ struct Variant {
   ParamFn bytes;  // overrides the experiment's bytes when set
   ParamFn flops;
   std::function<std::optional<Prediction>(const Params&)> predict;
+  // Wins over `predict` when set: a prediction that needs the device (SMs, clock, ceilings).
+  std::function<std::optional<Prediction>(const Params&, const PredictContext&)> predict_on_device;
   std::function<bool(const Params&)> applies;  // empty: applies at every point
   std::string skip_reason;  // why it does not apply where `applies` is false (see only_if)
   std::function<void(Instance&, const Params&, Extras&)> inspect;  // after timing; may be empty
@@ -270,6 +283,11 @@ class ExperimentBuilder {
   }
   ExperimentBuilder& predict(std::function<std::optional<Prediction>(const Params&)> fn) {
     e_.variants.back().predict = std::move(fn);
+    return *this;
+  }
+  ExperimentBuilder& predict_on_device(
+      std::function<std::optional<Prediction>(const Params&, const PredictContext&)> fn) {
+    e_.variants.back().predict_on_device = std::move(fn);
     return *this;
   }
   // The variant declared last runs only at points where `fn` is true (e.g. cudaMemcpy: op=copy);

@@ -20,6 +20,8 @@ struct PredictionRecord {
   double predicted_ms = 0;  // the model's time
   double measured_ms = 0;   // the median
   double ratio = 0;         // measured / predicted (1.0 = the model is exact)
+  std::string bound;        // optional: the limiting resource the model names ("latency")
+  std::vector<std::pair<std::string, double>> bounds_ms;  // optional: each bound's time
 };
 
 // `memlab run --repeat K`: the median of each of the K runs of one record.

@@ -27,6 +27,11 @@ class Records {
   explicit Records(const nlohmann::json& run);
   const nlohmann::json* find(const std::string& experiment, const std::string& variant,
                              const std::map<std::string, std::string>& point = {}) const;
+  // The record of `variant` at the same point as `like` (every parameter equal, `overrides`
+  // replaced): a ratio of two records compares like with like even when the run has several
+  // values of an axis the claim does not name (e.g. bank_conflicts iters).
+  const nlohmann::json* find_like(const nlohmann::json& like, const std::string& variant,
+                                  const std::map<std::string, std::string>& overrides = {}) const;
   std::vector<const nlohmann::json*> all(const std::string& experiment,
                                          const std::string& variant) const;
   const nlohmann::json& context() const { return context_; }
@@ -73,5 +78,22 @@ nlohmann::json to_json(const std::vector<Result>& results, const std::vector<Lev
 std::string render_table(const std::vector<Result>& results, const std::vector<Level>& levels,
                          const nlohmann::json& context);
 std::string render_plan();
+
+// The web lab's page a claim belongs beside (seed 001's explainers): "hierarchy", "coalescing",
+// "banks", "sync", "alloc", "streams"; "" for a claim with no explainer (it shows on #/claims).
+std::string page_of(const Claim& claim);
+
+// Chase points (working set, cycles per load) of a run's hierarchy chase_ca records.
+std::vector<std::pair<double, double>> chase_points(const nlohmann::json& run);
+
+// What `memlab claims --json`, GET /api/claims?run=ID and `memlab report` show for a run:
+// {claims: [{id, page, source, quote, test, rule, verdict, number, measured, evidence}], levels,
+// counts: {holds, holds_different, does_not_hold, no_record}}. Throws nlohmann::json::exception
+// for records of the wrong shape.
+nlohmann::json evaluate_json(const nlohmann::json& run);
+
+// Without a run: {claims: [{id, page, source, quote, test, rule, needs: [{experiment, variants,
+// axes}]}], plan: the text of render_plan()}.
+nlohmann::json list_json();
 
 }  // namespace memlab::claims

@@ -15,6 +15,7 @@
 
 #include "memlab/model/banks.hpp"
 #include "memlab/model/coalescing.hpp"
+#include "memlab/model/coalescing_time.hpp"
 #include "memlab/model/occupancy.hpp"
 #include "memlab/model/params.hpp"
 #include "memlab/model/roofline.hpp"
@@ -41,12 +42,23 @@ struct CoalescingInput {
   std::int64_t width = 1024;       // --width [1, 2^48]
   std::int64_t row = 0;            // --row [0, 2^48]
   std::int64_t col = 0;            // --col [0, width)
+  // The time of a whole pass (coalescing_time.hpp); device defaults: the H200 of docs/results.
+  std::string kernel = "read";         // --kernel read|copy (the lesson's two kernels)
+  std::int64_t bytes = 268435456;      // --bytes useful bytes read [32, 2^48]
+  std::int64_t sms = 132;              // --sms [1, 1024]
+  double clock_mhz = 1980.0;           // --clock-mhz (0, 10000]
+  std::int64_t threads_per_sm = 2048;  // --threads-per-sm [32, 4096]
+  double memcpy_gbps = 4227.0;         // --memcpy-gbps (0, 1e6]
 };
 struct CoalescingOutput {
   Pattern pattern;
   int elem_size = 4;
   WarpAccess warp;
   double array_pass_efficiency = 0.0;
+  KernelShape kernel = KernelShape::kResidentRead;
+  double bytes = 0;
+  PassDevice device;
+  PassTime time;
 };
 
 // ---- banks: `memlab model banks`

@@ -10,6 +10,7 @@
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/fill.hpp"
 #include "memlab/model/coalescing.hpp"
+#include "memlab/model/coalescing_time.hpp"
 
 namespace memlab::lessons::coalescing {
 namespace {
@@ -103,19 +104,33 @@ bool copies(Variant v) {
   invalid_variant("coalescing");
 }
 
-std::optional<bench::Prediction> predict(const Params& p, bool copy) {
+// The time model (memlab/model/coalescing_time.hpp): DRAM bytes at the memcpy rate, Little's law
+// for the requests in flight, and L1 wavefronts; the largest names the bound.
+std::optional<bench::Prediction> predict(const Params& p, bool copy,
+                                         const bench::PredictContext& ctx) {
   const Shape s = shape(p);
+  if (ctx.memcpy_gbps <= 0 || ctx.sm_count <= 0 || ctx.sm_clock_mhz <= 0) return std::nullopt;
   model::Pattern pat;
   pat.kind = s.stride == 1 ? model::AccessKind::kOffset : model::AccessKind::kStrided;
   pat.stride = static_cast<std::int64_t>(s.stride);
   pat.offset = static_cast<std::int64_t>(s.offset);
+  model::PassDevice dev;
+  dev.sm_count = ctx.sm_count;
+  dev.sm_clock_mhz = ctx.sm_clock_mhz;
+  dev.max_threads_per_sm = ctx.max_threads_per_sm;
+  dev.memcpy_gbps = ctx.memcpy_gbps;
+  const model::PassTime t = model::pass_time(
+      pat, s.elem, read_bytes(p),
+      copy ? model::KernelShape::kCopyPerThread : model::KernelShape::kResidentRead, dev);
   const double eff = model::coalescing_efficiency(pat, s.elem, model::kDramGranuleBytes);
-  const model::WarpAccess warp = model::analyze_warp(pat, s.elem);
   bench::Prediction pr;
-  pr.model = fmt::format("coalescing: {} sectors/request, {:.1f}% of fetched bytes used",
-                         warp.sectors.size(), 100.0 * eff);
-  pr.dram_bytes = read_bytes(p) / eff + (copy ? read_bytes(p) : 0.0);
-  pr.sectors_per_request = static_cast<double>(warp.sectors.size());  // checked by --counters
+  pr.model = fmt::format("coalescing: {} sectors/request, {:.1f}% of fetched bytes used; bound: {}",
+                         t.sectors_per_request, 100.0 * eff, model::to_string(t.bound));
+  pr.dram_bytes = t.dram_bytes;
+  pr.time_ms = t.time_ms;
+  pr.bound = std::string(model::to_string(t.bound));
+  pr.bounds_ms = {{"dram", t.dram_ms}, {"latency", t.latency_ms}, {"lsu", t.lsu_ms}};
+  pr.sectors_per_request = static_cast<double>(t.sectors_per_request);  // checked by --counters
   return pr;
 }
 
@@ -137,7 +152,9 @@ B& common(B& b) {
     b.variant(v.name, v.description,
               [id](State& st, const Params&, cudaStream_t s) { launch(id, st.args(), s); })
         .variant_bytes([copy](const Params& p) { return (copy ? 2.0 : 1.0) * read_bytes(p); })
-        .predict([copy](const Params& p) { return predict(p, copy); });
+        .predict_on_device([copy](const Params& p, const bench::PredictContext& ctx) {
+          return predict(p, copy, ctx);
+        });
   }
   return b;
 }

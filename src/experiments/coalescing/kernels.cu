@@ -5,6 +5,7 @@
 
 #include "coalescing/kernels.cuh"
 #include "common/launch.hpp"
+#include "memlab/model/coalescing_time.hpp"
 
 namespace memlab::lessons::coalescing {
 namespace {
@@ -25,6 +26,9 @@ __device__ __forceinline__ std::uint32_t fold(uint2 v) {
 __device__ __forceinline__ std::uint32_t fold(uint4 v) {
   return v.x ^ v.y ^ v.z ^ v.w;
 }
+
+// The time model counts the loads strided_read keeps in flight per thread (its unrolled body).
+static_assert(model::kReadLoadsInFlight == 4, "strided_read issues 4 independent loads");
 
 // A resident grid walks t with stride T = gridDim.x * blockDim.x; every load instruction of a
 // warp still covers 32 consecutive t, so the access pattern per request is the lesson's. Four

@@ -228,7 +228,7 @@ bench::Experiment make() {
       .test_point({{"m", "256"}, {"n", "384"}, {"k", "72"}})   // the fast kernels' float4 path
       .test_point({{"m", "128"}, {"n", "128"}, {"k", "32"}})   // cp_async: one k tile
       .test_point({{"m", "256"}, {"n", "128"}, {"k", "160"}})  // cp_async: 5 k tiles, 3 stages
-      .test_point({{"m", "96"}, {"n", "160"}, {"k", "64"}})   // tiled16/32 without bounds tests
+      .test_point({{"m", "96"}, {"n", "160"}, {"k", "64"}})    // tiled16/32 without bounds tests
       .bytes([](const Params& p) {
         const double m = static_cast<double>(p.n("m")), n = static_cast<double>(p.n("n")),
                      k = static_cast<double>(p.n("k"));

@@ -1,0 +1,90 @@
+// Coalescing time model: how long a whole pass of a warp-wide access pattern takes, and which
+// resource limits it.
+//
+// Host-only. coalescing.hpp counts the bytes (sectors per request, DRAM bytes per useful byte);
+// this file turns them into a time with three bounds (docs/coalescing.md, "Which bound applies"):
+//   dram     DRAM bytes / the memcpy bandwidth measured in the same run. DRAM bytes count 64-byte
+//            units (kDramGranuleBytes); a unit 256 bytes or more from the warp's other units
+//            (lanes 256 B or more apart) costs kScatteredDramFactor units of time.
+//   latency  Little's law: a warp keeps `loads_in_flight` requests in flight, each waits the
+//            loaded DRAM latency; with `resident warps` per SM, an SM completes
+//            warps x loads_in_flight requests per latency. Bytes in flight per SM =
+//            warps x loads_in_flight x bytes per request.
+//   lsu      load/store instruction throughput of L1: one wavefront (one 128-byte line of a
+//            request) per SM per cycle.
+// The predicted time is the 2-norm of the three (a soft maximum: where two bounds are equal the
+// kernel runs sqrt(2) x slower than either, queues of both resources filling), and the bound
+// that applies is the largest of the three.
+#pragma once
+
+#include <string_view>
+
+#include "memlab/model/coalescing.hpp"
+
+namespace memlab::model {
+
+// ---- Constants and their sources (docs/coalescing.md lists them with the fit)
+// Loaded DRAM latency in SM cycles, FITTED to the H200 full run (docs/results/h200-2026-11-29-
+// full.json, all 128 coalescing and misalignment points, smallest worst error). 1050 cycles =
+// 530 ns at 1980 MHz: above the L2 hit (290 cycles) and below the pointer chase that misses L2
+// and the TLB (2900 cycles) that the hierarchy lesson measured (docs/hierarchy.md).
+inline constexpr double kLoadedLatencyCycles = 1050.0;
+// Cycles a one-element-per-thread grid loses per block between the last load's return and the
+// next block's first load (the store, retiring the block, launching the next), FITTED as above.
+inline constexpr double kBlockTurnaroundCycles = 150.0;
+// Time of a 64-byte DRAM unit 256 bytes or more from the warp's other units, relative to a
+// streamed unit, FITTED as above (lanes >= 256 B apart read at 65% of the rate of lanes 128 B
+// apart although ncu counts exactly the predicted DRAM bytes, docs/ncu.md).
+inline constexpr double kScatteredDramFactor = 1.4;
+inline constexpr int kDramChunkBytes = 256;
+// L1 processes one wavefront per cycle (Nsight Compute kernel profiling guide, "L1TEX": a
+// wavefront is the work one cycle of the data stage handles); a global request needs one per
+// 128-byte line it touches.
+inline constexpr double kWavefrontsPerCycle = 1.0;
+
+// The device side. Defaults: the H200 of docs/results (132 SMs, 1980 MHz, 2048 threads per SM,
+// memcpy ceiling 4227 GB/s measured in the full run).
+struct PassDevice {
+  int sm_count = 132;
+  double sm_clock_mhz = 1980.0;
+  int max_threads_per_sm = 2048;
+  double memcpy_gbps = 4227.0;
+};
+
+// The kernel side: how the lesson's kernels keep requests in flight.
+enum class KernelShape {
+  // coalescing's strided_read: a resident grid, each thread kReadLoadsInFlight independent loads
+  // per iteration; no per-block turnaround.
+  kResidentRead,
+  // coalescing's strided_copy: one element per thread, one load in flight, a coalesced store of
+  // the same size; a block per 256 threads (kBlockTurnaroundCycles each).
+  kCopyPerThread,
+};
+inline constexpr int kReadLoadsInFlight = 4;
+// Short names for the CLI and JSON: read, copy; the inverse throws UsageError naming `kernel`.
+std::string_view to_string(KernelShape shape);
+KernelShape parse_kernel_shape(std::string_view name);
+
+enum class PassBound { kDram, kLatency, kLsu };
+std::string_view to_string(PassBound bound);
+
+struct PassTime {
+  double dram_ms = 0, latency_ms = 0, lsu_ms = 0;
+  double time_ms = 0;  // sqrt(dram^2 + latency^2 + lsu^2)
+  PassBound bound = PassBound::kDram;
+  double dram_bytes = 0;          // read (64-byte units) + written
+  double scattered_fraction = 0;  // of the read DRAM units >= 256 B from the others
+  double requests = 0;            // warp-wide load requests
+  int sectors_per_request = 0;    // of warp 0
+  int lines_per_request = 0;      // of warp 0 (wavefronts)
+  int resident_warps = 0;         // per SM
+  int loads_in_flight = 0;        // per warp
+  double bytes_in_flight_per_sm = 0;
+};
+
+// A pass of `useful_bytes` read with `pattern` (elements of `elem_size`; the copy also writes
+// them coalesced). Throws UsageError for a bad pattern or non-positive sizes/limits.
+PassTime pass_time(const Pattern& pattern, int elem_size, double useful_bytes, KernelShape shape,
+                   const PassDevice& device);
+
+}  // namespace memlab::model
