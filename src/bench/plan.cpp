@@ -175,6 +175,13 @@ std::size_t Plan::skip_count() const {
   return n;
 }
 
+std::optional<Prediction> predict_variant(const Variant& v, const Params& params,
+                                          const PredictContext& ctx) {
+  if (v.predict_on_device) return v.predict_on_device(params, ctx);
+  if (v.predict) return v.predict(params);
+  return std::nullopt;
+}
+
 double useful_bytes(const Experiment& e, const Variant& v, const Params& params) {
   return v.bytes ? v.bytes(params) : (e.bytes ? e.bytes(params) : 0.0);
 }

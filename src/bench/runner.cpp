@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "memlab/bench/plan.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/check.hpp"
 #include "memlab/cuda/clock_probe.hpp"
@@ -153,18 +154,13 @@ void Runner::run(const ExperimentPlan& plan, std::vector<Record>& out) {
       r.fits_in_l2 = r.working_set_bytes <= static_cast<double>(device_.l2_bytes);
 
       const Check c = verify_variant(e, *instance, p, *v, stream_);
-      // The model's prediction (predict_on_device: from the device and the measured memcpy rate).
-      std::optional<Prediction> pred;
-      if (v->predict_on_device) {
-        PredictContext ctx;
-        ctx.memcpy_gbps = ceiling_.measured ? ceiling_.gbps : 0.0;
-        ctx.sm_count = device_.sm_count;
-        ctx.sm_clock_mhz = device_.sm_clock_khz / 1e3;
-        ctx.max_threads_per_sm = device_.max_threads_per_sm;
-        pred = v->predict_on_device(p, ctx);
-      } else if (v->predict) {
-        pred = v->predict(p);
-      }
+      // The model's prediction (a device-aware model gets the device and the measured memcpy rate).
+      PredictContext ctx;
+      ctx.memcpy_gbps = ceiling_.measured ? ceiling_.gbps : 0.0;
+      ctx.sm_count = device_.sm_count;
+      ctx.sm_clock_mhz = device_.sm_clock_khz / 1e3;
+      ctx.max_threads_per_sm = device_.max_threads_per_sm;
+      const std::optional<Prediction> pred = predict_variant(*v, p, ctx);
       auto counters_work = [&] {
         v->run(*instance, p, stream_);
         MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream_));

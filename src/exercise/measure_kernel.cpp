@@ -249,14 +249,17 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
   m["memcpy_gbps"] = ceiling.gbps;
   m["naive"] = e.spec.at("naive");
   if (best != nullptr) m["best"] = *best;
-  if (as->predict) {
-    if (auto pred = as->predict(p)) {
-      double ms = bench::predicted_time_ms(*pred, ceiling.gbps, device.peak_fp32_flops());
-      if (pred->slowdown > 0) ms = pred->slowdown * variant_ms(x.baseline);
-      m["prediction"] = {{"model", pred->model},
-                         {"predicted_ms", ms},
-                         {"measured_over_predicted", ms > 0 ? s.median / ms : 0.0}};
-    }
+  bench::PredictContext ctx;
+  ctx.memcpy_gbps = ceiling.gbps;
+  ctx.sm_count = device.sm_count;
+  ctx.sm_clock_mhz = device.sm_clock_khz / 1e3;
+  ctx.max_threads_per_sm = device.max_threads_per_sm;
+  if (auto pred = bench::predict_variant(*as, p, ctx)) {
+    double ms = bench::predicted_time_ms(*pred, ceiling.gbps, device.peak_fp32_flops());
+    if (pred->slowdown > 0) ms = pred->slowdown * variant_ms(x.baseline);
+    m["prediction"] = {{"model", pred->model},
+                       {"predicted_ms", ms},
+                       {"measured_over_predicted", ms > 0 ? s.median / ms : 0.0}};
   }
   const json& t = e.spec.at("target");
   const std::string kind = t.at("kind").get<std::string>();

@@ -60,8 +60,12 @@ std::optional<Prediction> predict(
   const Plan plan = make_plan(r);
   const PlannedPoint& point = plan.experiments.at(0).points.at(0);
   const Variant* v = point.variants.at(0).variant;
-  if (!v->predict) return std::nullopt;
-  return v->predict(point.params);
+  PredictContext h200;  // what the runner passes on an H200 (device-aware models need it)
+  h200.memcpy_gbps = 4227;
+  h200.sm_count = 132;
+  h200.sm_clock_mhz = 1980;
+  h200.max_threads_per_sm = 2048;
+  return predict_variant(*v, point.params, h200);
 }
 
 ModelCounters model_counters(const std::optional<Prediction>& p) {

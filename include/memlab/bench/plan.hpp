@@ -29,6 +29,8 @@ namespace memlab::bench {
 
 struct Experiment;
 struct Variant;
+struct Prediction;
+struct PredictContext;
 
 // What a front end asks for. Every field has the default of a plain `memlab run`.
 struct RunRequest {
@@ -94,6 +96,11 @@ Plan make_plan(const RunRequest& request);
 // make_plan plans every point with it; the exercise engine plans the learner's point with it.
 PlannedPoint plan_point(const Experiment& experiment, const std::vector<const Variant*>& variants,
                         Params params, std::uint64_t run_seed);
+// The variant's prediction at a point: predict_on_device with `ctx` when the variant has one, else
+// predict; nullopt when it has neither. The runner, the exercise engine and the tests all ask
+// through here, so a lesson can move to the device-aware hook without a caller noticing.
+std::optional<Prediction> predict_variant(const Variant& variant, const Params& params,
+                                          const PredictContext& ctx);
 // A variant's useful bytes and flops at a point: the variant's own, else the experiment's, else 0.
 double useful_bytes(const Experiment& experiment, const Variant& variant, const Params& params);
 double useful_flops(const Experiment& experiment, const Variant& variant, const Params& params);
