@@ -18,6 +18,7 @@
 #include "memlab/bench/experiment.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/device.hpp"
+#include "memlab/cuda/device_guard.hpp"
 #include "memlab/cuda/event.hpp"
 #include "memlab/cuda/stream.hpp"
 #include "memlab/cuda/topology.hpp"
@@ -26,20 +27,6 @@ namespace memlab::lessons::collectives {
 namespace {
 
 using bench::Params;
-
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) {
-    MEMLAB_CUDA_CHECK(cudaGetDevice(&previous_));
-    MEMLAB_CUDA_CHECK(cudaSetDevice(device));
-  }
-  ~DeviceGuard() { cudaSetDevice(previous_); }
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int previous_ = 0;
-};
 
 bool multi_process() {
   return bench::distributed().multi_process();

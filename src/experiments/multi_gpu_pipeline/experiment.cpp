@@ -15,6 +15,7 @@
 #include "memlab/bench/parallel.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/device.hpp"
+#include "memlab/cuda/device_guard.hpp"
 #include "memlab/cuda/event.hpp"
 #include "memlab/cuda/fill.hpp"
 #include "memlab/cuda/stream.hpp"
@@ -24,20 +25,6 @@ namespace memlab::lessons::multi_gpu_pipeline {
 namespace {
 
 using bench::Params;
-
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) {
-    MEMLAB_CUDA_CHECK(cudaGetDevice(&previous_));
-    MEMLAB_CUDA_CHECK(cudaSetDevice(device));
-  }
-  ~DeviceGuard() { cudaSetDevice(previous_); }
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int previous_ = 0;
-};
 
 }  // namespace
 

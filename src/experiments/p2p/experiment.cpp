@@ -18,6 +18,7 @@
 #include "memlab/bench/parallel.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/device.hpp"
+#include "memlab/cuda/device_guard.hpp"
 #include "memlab/cuda/event.hpp"
 #include "memlab/cuda/fill.hpp"
 #include "memlab/cuda/stream.hpp"
@@ -28,21 +29,6 @@ namespace memlab::lessons::p2p {
 namespace {
 
 using bench::Params;
-
-// Makes `device` current for its lifetime; restores the previous one (destructors never throw).
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) {
-    MEMLAB_CUDA_CHECK(cudaGetDevice(&previous_));
-    MEMLAB_CUDA_CHECK(cudaSetDevice(device));
-  }
-  ~DeviceGuard() { cudaSetDevice(previous_); }
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int previous_ = 0;
-};
 
 bool both_ways(const Params& p) {
   return p.s("direction") == "both";
