@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -125,6 +126,13 @@ struct Variant {
   // for a kernel that compiles but has not passed its checks on a GPU. `memlab list` shows it.
   std::string opt_in;
   bool applies_to(const Params& p) const { return !applies || applies(p); }
+};
+
+// Thrown by a lesson's setup, run or check when only the device can decide that a point cannot
+// run here (too few GPUs, a feature the device lacks): the runner records every variant of the
+// point as skipped with what() as the reason ("needs two or more GPUs"), never as a failure.
+struct SkipPoint : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 // The reason of a skip when the lesson's only_if gives none.
