@@ -121,10 +121,11 @@ void add_list_command(CLI::App& app, int& exit_code) {
       for (const bench::Variant& v : e.variants) {
         // Where a variant applies (its axes, its condition) and what it needs of the device.
         const std::string axes = axes_text(v);
-        if (!axes.empty() || !v.only.empty()) {
-          std::cout << fmt::format("{:<15}   {} runs at {}{}{}\n", "", v.name,
-                                   axes.empty() ? "the points where" : axes,
-                                   v.only.empty() ? "" : ": ", v.only);
+        if (!axes.empty()) {
+          std::cout << fmt::format("{:<15}   {} only at {}{}\n", "", v.name, axes,
+                                   v.only.empty() ? "" : " (" + v.only + ")");
+        } else if (!v.only.empty()) {
+          std::cout << fmt::format("{:<15}   {} only where {}\n", "", v.name, v.only);
         }
         if (v.needs) {
           std::cout << fmt::format("{:<15}   {} is skipped where the device lacks it: {}\n", "",

@@ -100,14 +100,16 @@ TEST(Plan, CrossesEachVariantOnlyWithThePointsItAppliesTo) {
 }
 
 // The declarations in canonical spelling, checked against the axes when the experiment is built.
+using Kv = std::vector<std::pair<std::string, std::string>>;
+
 TEST(Plan, VariantAxesAreCanonicalAndChecked) {
   const Variant* memcpy = planned().find_variant("memcpy");
   ASSERT_NE(memcpy, nullptr);
   ASSERT_EQ(memcpy->axes.size(), 1u);
   EXPECT_EQ(memcpy->axes[0].values, std::vector<std::string>{"copy"});
   EXPECT_EQ(memcpy->only, "cudaMemcpy only copies");
-  EXPECT_TRUE(memcpy->applies_to(Params({{"n", "4"}, {"op", "copy"}})));
-  EXPECT_FALSE(memcpy->applies_to(Params({{"n", "4"}, {"op", "scale"}})));
+  EXPECT_TRUE(memcpy->applies_to(Params(Kv{{"n", "4"}, {"op", "copy"}})));
+  EXPECT_FALSE(memcpy->applies_to(Params(Kv{{"n", "4"}, {"op", "scale"}})));
   ExperimentBuilder<Dummy> b("zz_axes", "declarations");
   b.int_axis("n", {"4"}, {"4"}, 1, 1 << 20, "size")
       .variant("v", "", [](Dummy&, const Params&, cudaStream_t) {})
@@ -115,8 +117,8 @@ TEST(Plan, VariantAxesAreCanonicalAndChecked) {
       .variant_range("n", 8, 2048, "mid sizes");
   const Experiment e = b.build();
   EXPECT_EQ(e.variants[0].axes[0].values, (std::vector<std::string>{"16", "1024"}));
-  EXPECT_TRUE(e.variants[0].applies_to(Params({{"n", "1024"}})));
-  EXPECT_FALSE(e.variants[0].applies_to(Params({{"n", "4096"}})));
+  EXPECT_TRUE(e.variants[0].applies_to(Params(Kv{{"n", "1024"}})));
+  EXPECT_FALSE(e.variants[0].applies_to(Params(Kv{{"n", "4096"}})));
   ExperimentBuilder<Dummy> bad("zz_bad", "no such axis");
   bad.int_axis("n", {"4"}, {"4"}, 1, 1 << 20, "size")
       .variant("v", "", [](Dummy&, const Params&, cudaStream_t) {})
