@@ -50,14 +50,22 @@ struct Prober {
   }
 };
 
+// The per-sample preparation, once the stream's earlier work has finished (untimed).
+void prepare_sample(const std::function<void(cudaStream_t)>& prepare, cudaStream_t stream) {
+  if (!prepare) return;
+  MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  prepare(stream);
+}
+
 Stats cold_loop(const std::function<void(cudaStream_t)>& work, cudaStream_t stream,
                 const MeasureOptions& o, L2Flusher* flusher, ClockRange& clocks,
-                const ClockProbe& probe) {
+                const ClockProbe& probe, const std::function<void(cudaStream_t)>& prepare) {
   Event start, stop;
   std::vector<double> samples;
   Prober prober{probe, o.probe_interval_s};
   const auto t0 = Clock::now();
   do {
+    prepare_sample(prepare, stream);
     if (flusher != nullptr) flusher->flush(stream);
     start.record(stream);
     work(stream);
@@ -105,9 +113,11 @@ void L2Flusher::flush(cudaStream_t stream) {
 }
 
 Measurement measure(const std::function<void(cudaStream_t)>& work, cudaStream_t stream,
-                    const MeasureOptions& options, L2Flusher* flusher, const ClockProbe& probe) {
+                    const MeasureOptions& options, L2Flusher* flusher, const ClockProbe& probe,
+                    const std::function<void(cudaStream_t)>& prepare) {
   L2Flusher* f = options.flush_l2 ? flusher : nullptr;
   for (int i = 0; i < options.warmup; ++i) {
+    prepare_sample(prepare, stream);
     if (f != nullptr) f->flush(stream);
     work(stream);
   }
@@ -118,11 +128,12 @@ Measurement measure(const std::function<void(cudaStream_t)>& work, cudaStream_t 
   for (int attempt = 0;; ++attempt) {
     ClockRange clocks;
     clocks.remeasured = attempt;
-    m.stats = cold_loop(work, stream, options, f, clocks, probe);
+    m.stats = cold_loop(work, stream, options, f, clocks, probe, prepare);
     m.clocks = clocks;
     if (!clocks.too_throttled() || attempt >= kMaxRemeasure || options.fixed_samples) break;
   }
-  if (options.batch && !options.fixed_samples && m.stats.median < options.batch_below_ms) {
+  if (options.batch && !options.fixed_samples && !prepare &&
+      m.stats.median < options.batch_below_ms) {
     const double per = std::max(m.stats.median, 1e-4);
     m.batch_launches =
         static_cast<int>(std::clamp(std::ceil(options.batch_target_ms / per), 2.0, 10000.0));

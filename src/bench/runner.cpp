@@ -31,6 +31,10 @@ std::uint64_t point_seed(std::uint64_t seed, const std::string& experiment, cons
 Check verify_variant(const Experiment& e, Instance& instance, const Params& p, const Variant& v,
                      cudaStream_t stream) {
   e.poison(instance, p, stream);
+  if (v.prepare) {
+    MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    v.prepare(instance, p, stream);
+  }
   {
     const NvtxRange range(fmt::format("memlab:{}/{}/{}", e.name, v.name, p.label()));
     v.run(instance, p, stream);
@@ -199,6 +203,10 @@ void Runner::run_point(const Experiment& e, const PlannedPoint& point, const Mea
     ctx.max_threads_per_sm = device_.max_threads_per_sm;
     const std::optional<Prediction> pred = predict_variant(*v, p, ctx);
     auto counters_work = [&] {
+      if (v->prepare) {
+        MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        v->prepare(*instance, p, stream_);
+      }
       v->run(*instance, p, stream_);
       MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream_));
     };
@@ -231,7 +239,9 @@ void Runner::run_point(const Experiment& e, const PlannedPoint& point, const Mea
       continue;
     }
     auto work = [&](cudaStream_t s) { v->run(*instance, p, s); };
-    Measurement m = measure(work, stream_, mopt, flusher_.get(), probe_);
+    std::function<void(cudaStream_t)> prepare;
+    if (v->prepare) prepare = [&](cudaStream_t s) { v->prepare(*instance, p, s); };
+    Measurement m = measure(work, stream_, mopt, flusher_.get(), probe_, prepare);
     r.stats = std::move(m.stats);
     r.cold = m.cold;
     r.batch = std::move(m.batch);

@@ -4,9 +4,13 @@
 // waiting in the gather.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "fleet_run.hpp"
 #include "memlab/bench/distributed.hpp"
@@ -36,13 +40,25 @@ int run_mpi(bench::RunRequest request, bool seed_given, report::OutputFile& json
   d.host = s.host;
   d.broadcast = [](void* data, std::size_t bytes, int root) { mpi::broadcast(data, bytes, root); };
   d.barrier = [] { mpi::barrier(); };
+  std::string why;
+  const int count = device_count_or_zero(&why);  // never throws, never selects a device
+  // Ranks share a GPU where a host runs more ranks than it has GPUs (mpirun -np 2 on one GPU):
+  // NCCL refuses that, so collectives must skip, on every rank alike (rank 0 decides for all,
+  // before any rank plans).
+  const std::vector<std::string> own = mpi::gather_strings(s.local_size <= count ? "1" : "0", 0);
+  std::uint8_t shared = 0;
+  if (s.rank == 0) {
+    const bool any =
+        std::any_of(own.begin(), own.end(), [](const std::string& f) { return f != "1"; });
+    shared = any ? 1 : 0;
+  }
+  mpi::broadcast(&shared, sizeof shared, 0);
+  d.shared_gpus = shared != 0;
   bench::set_distributed(d);
 
   int code = kExitOk;
   std::string mine, error;
   try {
-    std::string why;
-    const int count = device_count_or_zero(&why);
     request.device = count > 0 ? s.local_rank % count : 0;
     bench::Plan plan = bench::make_plan(request);
     if (!seed_given) {  // every rank draws the same inputs: rank 0's seed

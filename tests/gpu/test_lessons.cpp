@@ -6,6 +6,7 @@
 
 #include "gpu_test.hpp"
 
+#include <memory>
 #include <string>
 
 #include "memlab/bench/experiment.hpp"
@@ -27,10 +28,18 @@ TEST_P(LessonTest, EveryVariantMatchesTheReferenceAtEveryTestPoint) {
   ASSERT_FALSE(e->test_points.empty()) << e->name << " declares no test points";
   Stream stream;
   int checked = 0;
+  std::string
+      skipped;  // a point only the device could refuse (SkipPoint: "needs two or more GPUs")
   for (const auto& values : e->test_points) {
     Params p(values);
     if (e->validate) e->validate(p);
-    auto instance = e->setup(p, point_seed(12345, e->name, p));
+    std::unique_ptr<Instance> instance;
+    try {
+      instance = e->setup(p, point_seed(12345, e->name, p));
+    } catch (const SkipPoint& s) {
+      skipped = s.what();
+      continue;
+    }
     for (const Variant& v : e->variants) {
       // Opt-in variants have not passed on a GPU yet: their own tests run them (issue 16's in
       // test_hopper.cpp), so that a hang or a failure there does not hide this suite's results.
@@ -46,6 +55,9 @@ TEST_P(LessonTest, EveryVariantMatchesTheReferenceAtEveryTestPoint) {
       }
     }
   }
+  // Every point refused by the device (p2p, collectives on one GPU): skipped with the lesson's
+  // reason, neither a pass nor a failure.
+  if (checked == 0 && !skipped.empty()) GTEST_SKIP() << "skipped: " << skipped;
   EXPECT_GT(checked, 0);
 }
 

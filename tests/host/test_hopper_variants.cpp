@@ -10,6 +10,7 @@
 
 #include "cli_runner.hpp"
 #include "common/hopper.hpp"
+#include "conv2d/kernels_hopper.cuh"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/plan.hpp"
 
@@ -96,6 +97,27 @@ TEST(HopperVariants, SkipWithTheirReasonWhereTheyCannotRun) {
       Params(Kv{{"height", "33"}, {"width", "65"}, {"mask", "5"}, {"separable", "no"}})));
   EXPECT_TRUE(cluster->applies_to(
       Params(Kv{{"height", "33"}, {"width", "64"}, {"mask", "5"}, {"separable", "no"}})));
+}
+
+// Issue 19: conv2d's boxes started r floats left of each block (60 bx - 2 at K = 5), and the copy
+// engine stops a box whose innermost start is not a multiple of 16 bytes with
+// cudaErrorIllegalInstruction. Every block's box must start on 16 bytes, cover its taps, and the
+// tiles must cover every column exactly once.
+TEST(HopperVariants, Conv2dBoxesStartOn16Bytes) {
+  namespace c2 = lessons::conv2d;
+  for (int k = 1; k <= c2::kMaxMask; k += 2) {
+    const int r = k / 2, tw = c2::hopper_tile_cols(k), a = c2::hopper_apron(k);
+    ASSERT_GT(tw, 0) << "K " << k;
+    EXPECT_GE(a, r) << "K " << k;
+    for (long bx = 0; bx < 600; ++bx) {
+      const long x = c2::hopper_box_x(k, bx);
+      EXPECT_EQ((x * 4) % 16, 0) << "K " << k << " block " << bx << " box x " << x;
+      // The block's outputs bx tw .. bx tw + tw - 1 read columns - r .. + r: inside the box.
+      EXPECT_LE(x, bx * tw - r) << "K " << k;
+      EXPECT_GE(x + c2::kHopperBoxCols - 1, bx * tw + tw - 1 + r) << "K " << k;
+      if (bx > 0) EXPECT_EQ(x - c2::hopper_box_x(k, bx - 1), tw) << "K " << k;
+    }
+  }
 }
 
 TEST(HopperVariants, MemlabListNamesThemWithTheirReason) {

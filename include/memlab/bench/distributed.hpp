@@ -17,6 +17,9 @@ struct Distributed {
   int rank = 0, size = 1;              // this worker among all of them
   int local_rank = 0, local_size = 1;  // ... among those on this host
   std::string host;                    // empty: this host
+  // MPI: some host runs more ranks than it has GPUs, so ranks share a GPU (the same on every
+  // rank: fleet_mpi.cpp gathers it before the plan). Lessons that need a GPU per rank skip.
+  bool shared_gpus = false;
   // MPI only (empty otherwise): copy `bytes` at `data` from rank `root` to every rank; wait for
   // every rank. Collective calls: every rank calls them in the same order.
   std::function<void(void* data, std::size_t bytes, int root)> broadcast;

@@ -110,6 +110,12 @@ struct Variant {
   std::string name;
   std::string description;
   std::function<void(Instance&, const Params&, cudaStream_t)> run;
+  // Optional: what must be true before every run of `run` but is no part of what it measures
+  // (e.g. the CPU writing the input again, so that each sample starts from host memory). Called
+  // outside the timed region before the verification run, each warm-up run and each sample
+  // (before the L2 flush and the start event), after the stream's earlier work has finished.
+  // A variant with it gets no batch figure (back-to-back launches would skip it).
+  std::function<void(Instance&, const Params&, cudaStream_t)> prepare;
   ParamFn bytes;  // overrides the experiment's bytes when set
   ParamFn flops;
   std::function<std::optional<Prediction>(const Params&)> predict;
@@ -308,6 +314,12 @@ class ExperimentBuilder {
   }
   ExperimentBuilder& variant_flops(ParamFn fn) {
     e_.variants.back().flops = std::move(fn);
+    return *this;
+  }
+  // The variant declared last prepares every sample outside the timed region (Variant::prepare).
+  ExperimentBuilder& prepare(std::function<void(State&, const Params&, cudaStream_t)> fn) {
+    e_.variants.back().prepare = [fn = std::move(fn)](Instance& i, const Params& p,
+                                                      cudaStream_t s) { fn(get(i), p, s); };
     return *this;
   }
   // The variant declared last adds figures/text/JSON to its record after it was timed.

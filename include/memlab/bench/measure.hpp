@@ -59,9 +59,11 @@ struct Measurement {
   ClockRange clocks;
 };
 
-// Times `work` (which enqueues its GPU work on the given stream).
+// Times `work` (which enqueues its GPU work on the given stream). `prepare`, when given, runs
+// before every warm-up run and every sample, after the stream is idle and before the L2 flush
+// and the start event: outside the timed region (Variant::prepare). It turns the batch figure off.
 Measurement measure(const std::function<void(cudaStream_t)>& work, cudaStream_t stream,
-                    const MeasureOptions& options, L2Flusher* flusher,
-                    const ClockProbe& probe = {});
+                    const MeasureOptions& options, L2Flusher* flusher, const ClockProbe& probe = {},
+                    const std::function<void(cudaStream_t)>& prepare = {});
 
 }  // namespace memlab::bench

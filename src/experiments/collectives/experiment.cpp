@@ -13,6 +13,7 @@
 #include "collectives/conventions.hpp"
 #include "collectives/kernels.cuh"
 #include "collectives/nccl.hpp"
+#include "common/multi_gpu.hpp"
 #include "common/variants.hpp"
 #include "memlab/bench/distributed.hpp"
 #include "memlab/bench/experiment.hpp"
@@ -32,9 +33,26 @@ bool multi_process() {
   return bench::distributed().multi_process();
 }
 
-// Ranks of the communicator: MPI ranks, else every GPU this process sees.
+// Ranks of the communicator: MPI ranks (when each has a GPU of its own), else every GPU this
+// process sees. Ranks that share a GPU count as one: NCCL refuses two ranks on one device.
 int ranks() {
-  return multi_process() ? bench::distributed().size : device_count_or_zero();
+  const bench::Distributed& d = bench::distributed();
+  if (multi_process()) return d.shared_gpus ? 1 : d.size;
+  return device_count_or_zero();
+}
+
+// Throws bench::SkipPoint before NCCL or any cudaSetDevice is touched when there are fewer than
+// two ranks with a GPU each.
+void require_two_ranks() {
+  const bench::Distributed& d = bench::distributed();
+  if (!multi_process()) {
+    require_gpus({});
+    return;
+  }
+  if (d.shared_gpus) {
+    throw bench::SkipPoint(fmt::format(
+        "{} (one per mpirun rank: {} ranks share the GPUs of a host)", kNeedsTwoGpus, d.size));
+  }
 }
 
 bool runnable(const Params&) {
@@ -102,6 +120,7 @@ struct State {
 };
 
 State setup(const Params& p, std::uint64_t seed) {
+  require_two_ranks();
   const Communicators& c = communicators();
   State st;
   st.nranks = c.nranks;
@@ -306,11 +325,12 @@ bench::Experiment make() {
     const Variant id = v.id;
     b.variant(v.name, v.description,
               [id](State& st, const Params&, cudaStream_t s) { run(st, id, s); })
-        .needs_device(
-            runnable,
-            "needs NCCL (libnccl.so.2 on LD_LIBRARY_PATH or the system paths, a Python "
-            "wheel's nvidia/nccl/lib, or MEMLAB_NCCL_LIBRARY) and two GPUs (this process's, "
-            "or two mpirun ranks); with --devices only the first worker runs it")
+        .needs_device(runnable,
+                 fmt::format("{} (this process's, or one per mpirun rank) and NCCL "
+                             "(libnccl.so.2 on LD_LIBRARY_PATH or the system paths, a Python "
+                             "wheel's nvidia/nccl/lib, or MEMLAB_NCCL_LIBRARY); with --devices "
+                             "only the first worker runs it",
+                             kNeedsTwoGpus))
         .predict([id](const Params& p) -> std::optional<bench::Prediction> {
           const double link = ring_link_gbps();
           const int n = ranks();

@@ -8,6 +8,7 @@
 #include "common/gpu_check.hpp"
 #include "common/hopper.hpp"
 #include "conv2d/kernels.cuh"
+#include "conv2d/kernels_hopper.cuh"
 #include "conv2d/reference.hpp"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/parallel.hpp"
@@ -172,12 +173,14 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
       break;
     }
     case Variant::Tma:
-    case Variant::Cluster:
-      input_tile = 64;  // 64 x (32 + 2r) loaded per (64 - 2r) x 32 outputs
-      shared = 4.0 * 64 * (32 + 2 * r);
-      reuse = static_cast<double>(k) * k * (64.0 - 2 * r) * 32.0 / (64.0 * (32 + 2 * r));
-      idle = 4.0 * 2 * r;  // columns 64 - 2r .. 63 of each of the 4 row groups only load
+    case Variant::Cluster: {
+      const int tw = hopper_tile_cols(k);  // 64 x (32 + 2r) loaded per tw x 32 outputs
+      input_tile = kHopperBoxCols;
+      shared = 4.0 * kHopperBoxCols * (32 + 2 * r);
+      reuse = static_cast<double>(k) * k * tw * 32.0 / (kHopperBoxCols * (32.0 + 2 * r));
+      idle = 4.0 * (kHopperBoxCols - tw);  // columns tw .. 63 of each of the 4 row groups wait
       break;
+    }
     case Variant::Separable:
       input_tile = 0;
       reuse = k / 2.0;  // K^2 / 2K: flops saved

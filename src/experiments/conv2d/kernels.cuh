@@ -45,9 +45,10 @@ enum class Variant {
   // (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes still 8 H W; the
   // intermediate costs another 8 H W of DRAM traffic (16 H W total).
   Separable,
-  // Hopper (sm_90, width % 4 == 0; kernels_hopper.cu): (64 - 2r) x 32 output tiles, the 64 x
-  // (32 + 2r) input tile with its halo loaded by one TMA box (zero ghost cells = the engine's
-  // out-of-bounds fill), taps from __constant__, 8 rows per thread. Opt-in until verified.
+  // Hopper (sm_90, width % 4 == 0; kernels_hopper.cu): TW x 32 output tiles (TW = 64 - 2 x the
+  // halo rounded up to 4 floats, hopper_tile_cols), the 64 x (32 + 2r) input tile with its halo
+  // loaded by one TMA box starting on a 16-byte boundary (zero ghost cells = the engine's
+  // out-of-bounds fill), taps from __constant__, 8 rows per thread.
   Tma,
   // As tma, 4 blocks stacked in a cluster: each loads its own 32 rows, and its halo rows come from
   // the neighbouring blocks' shared memory (distributed shared memory, cluster barriers).

@@ -1,18 +1,20 @@
 // conv2d, Hopper: the input tile with its halo loaded by the Tensor Memory Accelerator (tma), and
 // a cluster variant whose blocks share halo rows through distributed shared memory (cluster).
 //
-// Shapes: a block computes a (64 - 2r) x 32 output tile (r = K / 2) with 256 threads as 64
-// columns x 4 row groups; each thread keeps 8 output rows in registers, streams its 8 + K - 1
-// input rows out of shared memory (K consecutive floats per row: lanes read consecutive words, no
-// bank conflict) and takes the taps from __constant__ (fully unrolled per K). The loaded rows are
-// 64 floats (256 bytes) wide so that every box the engine writes starts 128-byte aligned in
-// shared memory; threads 64 - 2r .. 63 of each row group only load (r / 32 of the columns).
+// Shapes: a block computes a TW x 32 output tile with 256 threads as 64 columns x 4 row groups;
+// each thread keeps 8 output rows in registers, streams its 8 + K - 1 input rows out of shared
+// memory (K consecutive floats per row: lanes read consecutive words, no bank conflict) and takes
+// the taps from __constant__ (fully unrolled per K). The loaded rows are 64 floats (256 bytes)
+// wide and start A = hopper_apron(K) columns left of the block's first output (r = K / 2 rounded
+// up to 4 floats: the engine needs the box's innermost start on a 16-byte boundary), so
+// TW = 64 - 2A (56 for K = 3..9, 48 for K = 11..15, 64 for K = 1); threads TW .. 63 of each row
+// group only wait. Every box lands 256-byte aligned in shared memory (rows of 256 bytes).
 //
 // What they do to memory:
 //   tma      one thread issues one cp.async.bulk.tensor.2d box of 64 x (32 + 2r) floats at
-//            (x0 - r, y0 - r) into shared memory, completing on an mbarrier; the engine zero-fills
+//            (x0 - A, y0 - r) into shared memory, completing on an mbarrier; the engine zero-fills
 //            what lies outside the image, which is exactly the zero ghost cells (no bounds checks,
-//            no edge path). DRAM/L2 traffic: 64 (32 + 2r) loaded per (64 - 2r) 32 outputs; the
+//            no edge path). DRAM/L2 traffic: 64 (32 + 2r) loaded per TW 32 outputs; the
 //            halo re-reads (of the neighbouring tiles' rows and columns) are L2 hits, so DRAM sees
 //            the image about once: 8 bytes per pixel.
 //   cluster  4 blocks stacked vertically form a cluster (cudaLaunchKernelEx, cluster dims 1x4x1).
@@ -40,7 +42,7 @@ namespace {
 
 namespace hp = memlab::lessons::hopper;
 
-constexpr int kBW = 64;                                  // loaded columns: 256-byte rows
+constexpr int kBW = kHopperBoxCols;                      // loaded columns: 256-byte rows
 constexpr int kTH = 32;                                  // output rows per block
 constexpr int kRows = 8;                                 // output rows per thread
 constexpr int kThreads = kBW * (kTH / kRows);            // 256
@@ -50,17 +52,27 @@ constexpr int kCluster = 4;                              // blocks per cluster, 
 
 __constant__ float c_mask_h[kMaxMask * kMaxMask];
 
-// Output rows y0 + 8 ty + o, column x0 + tx, from tile rows 8 ty + o + i (tile row 0 = y0 - r).
+// The box's innermost start (x0 - A, A = apron) on 16 bytes for every block and mask; the taps of
+// the last output column inside the 64 loaded columns.
+template <int K>
+constexpr bool tile_fits() {
+  constexpr int A = hopper_apron(K), TW = hopper_tile_cols(K);
+  return A % 4 == 0 && TW % 4 == 0 && A >= K / 2 && TW > 0 && (TW - 1) + (A - K / 2) + K <= kBW;
+}
+
+// Output rows y0 + 8 ty + o, column x0 + tx, from tile rows 8 ty + o + i (tile row 0 = y0 - r)
+// and tile columns tx + A - r + j (tile column 0 = x0 - A).
 template <int K>
 __device__ __forceinline__ void convolve(const float* tile, float* __restrict__ out, int height,
                                          int width, int x0, int y0) {
-  constexpr int R = K / 2, TW = kBW - 2 * R;
+  constexpr int R = K / 2, A = hopper_apron(K), TW = hopper_tile_cols(K);
+  static_assert(tile_fits<K>(), "TMA box start off 16 bytes, or taps outside the box");
   const int tx = static_cast<int>(threadIdx.x) % kBW, ty = static_cast<int>(threadIdx.x) / kBW;
   if (tx >= TW) return;
   float acc[kRows] = {};
 #pragma unroll
   for (int ir = 0; ir < kRows + K - 1; ++ir) {
-    const float* row = tile + (ty * kRows + ir) * kBW + tx;
+    const float* row = tile + (ty * kRows + ir) * kBW + tx + (A - R);
     float v[K];
 #pragma unroll
     for (int j = 0; j < K; ++j) v[j] = row[j];
@@ -86,7 +98,7 @@ template <int K>
 __global__ void __launch_bounds__(kThreads)
     conv_tma(const __grid_constant__ CUtensorMap map, float* __restrict__ out, int height,
              int width) {
-  constexpr int R = K / 2, TW = kBW - 2 * R;
+  constexpr int R = K / 2, A = hopper_apron(K), TW = hopper_tile_cols(K);
   __shared__ __align__(128) float tile[kTileFloats];
   __shared__ __align__(8) std::uint64_t bar;
   const int x0 = static_cast<int>(blockIdx.x) * TW, y0 = static_cast<int>(blockIdx.y) * kTH;
@@ -97,7 +109,7 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();
   if (threadIdx.x == 0) {
     hp::mbar_arrive_expect_tx(&bar, (kTH + 2 * R) * kBW * 4);
-    hp::tma_load_2d(tile, &map, x0 - R, y0 - R, &bar);  // negative coordinates: zero-filled
+    hp::tma_load_2d(tile, &map, x0 - A, y0 - R, &bar);  // negative coordinates: zero-filled
   }
   hp::mbar_wait(&bar, 0);
   convolve<K>(tile, out, height, width, x0, y0);
@@ -108,7 +120,7 @@ __global__ void __launch_bounds__(kThreads)
     conv_cluster(const __grid_constant__ CUtensorMap own_map,
                  const __grid_constant__ CUtensorMap halo_map, float* __restrict__ out, int height,
                  int width) {
-  constexpr int R = K / 2, TW = kBW - 2 * R;
+  constexpr int R = K / 2, A = hopper_apron(K), TW = hopper_tile_cols(K);
   __shared__ __align__(128) float tile[kTileFloats];
   __shared__ __align__(8) std::uint64_t bar;
   const int x0 = static_cast<int>(blockIdx.x) * TW, y0 = static_cast<int>(blockIdx.y) * kTH;
@@ -122,9 +134,9 @@ __global__ void __launch_bounds__(kThreads)
   if (threadIdx.x == 0) {
     const int halo_boxes = R > 0 ? (top ? 1 : 0) + (bottom ? 1 : 0) : 0;
     hp::mbar_arrive_expect_tx(&bar, (kTH + halo_boxes * R) * kBW * 4);
-    hp::tma_load_2d(tile + R * kBW, &own_map, x0 - R, y0, &bar);
-    if (R > 0 && top) hp::tma_load_2d(tile, &halo_map, x0 - R, y0 - R, &bar);
-    if (R > 0 && bottom) hp::tma_load_2d(tile + (R + kTH) * kBW, &halo_map, x0 - R, y0 + kTH, &bar);
+    hp::tma_load_2d(tile + R * kBW, &own_map, x0 - A, y0, &bar);
+    if (R > 0 && top) hp::tma_load_2d(tile, &halo_map, x0 - A, y0 - R, &bar);
+    if (R > 0 && bottom) hp::tma_load_2d(tile + (R + kTH) * kBW, &halo_map, x0 - A, y0 + kTH, &bar);
   }
   hp::mbar_wait(&bar, 0);
   hp::cluster_sync();  // every block's own rows have landed
@@ -156,7 +168,7 @@ CUtensorMap image_map(const Image& img, std::uint32_t rows) {
 
 template <int K>
 void launch_k(bool cluster, const Image& img, cudaStream_t s) {
-  constexpr int R = K / 2, TW = kBW - 2 * R;
+  constexpr int R = K / 2, TW = hopper_tile_cols(K);
   const unsigned gx = blocks_for(static_cast<std::size_t>(img.width), TW);
   const unsigned gy = blocks_for(static_cast<std::size_t>(img.height), kTH);
   if (!cluster) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/multi_gpu.hpp"
 #include "common/variants.hpp"
 #include "memlab/bench/distributed.hpp"
 #include "memlab/bench/experiment.hpp"
@@ -114,6 +115,7 @@ State setup(const Params& p, std::uint64_t seed) {
   State st;
   st.bytes = static_cast<std::size_t>(p.n("size"));
   const int a = static_cast<int>(p.n("src")), b = static_cast<int>(p.n("dst"));
+  require_gpus({a, b});  // before any cudaSetDevice: one GPU is a skip, not cudaErrorInvalidDevice
   st.dirs.reserve(2);
   st.dirs.emplace_back(a, b, st.bytes, seed);
   if (both_ways(p)) st.dirs.emplace_back(b, a, st.bytes, seed + 1);
@@ -230,17 +232,19 @@ bench::Experiment make() {
     switch (id) {
       case Variant::CopyEngine:
       case Variant::SmCopy:
-        b.needs_device(
-             [](const Params& p) { return leader() && peer_pair(p); },
-             "needs two different GPUs src, dst with peer access (memlab info shows the "
-             "links; on one GPU every pair is skipped); with --devices or mpirun only the "
-             "first worker of a host runs it")
+        b.needs_device([](const Params& p) { return leader() && peer_pair(p); },
+                  fmt::format("{}: src, dst two different ones with peer access (memlab info "
+                              "shows the links; on one GPU every pair is skipped); with "
+                              "--devices or mpirun only the first worker of a host runs it",
+                              kNeedsTwoGpus))
             .predict(predict);
         break;
       case Variant::HostStaged:
         b.needs_device([](const Params& p) { return leader() && pair_exists(p); },
-                       "needs two different GPUs src, dst (on one GPU every pair is skipped); with "
-                       "--devices or mpirun only the first worker of a host runs it");
+                  fmt::format("{}: src, dst two different ones (on one GPU every pair is "
+                              "skipped); with --devices or mpirun only the first worker of a "
+                              "host runs it",
+                              kNeedsTwoGpus));
         break;
     }
     b.inspect([](State&, const Params& p, bench::Extras& x) {

@@ -1,14 +1,19 @@
 // unified_memory: seed 001's "allocate and copy", and its alternatives. The data starts in host
-// memory (written by the CPU); a kernel reads it once (reads=1) or many times (reads=16):
+// memory (written by the CPU) in every sample: before each one, outside the timed region, the
+// lesson's prepare hook moves the managed pages back to the host and the CPU writes them (which
+// also drops read-mostly's GPU duplicate). A kernel then reads the data once (reads=1) or many
+// times (reads=16):
 //   explicit           cudaMemcpyAsync from pinned memory to a cudaMalloc buffer, then the kernel.
-//   managed_fault      cudaMallocManaged, pages on the host (prefetched back before every run); the
-//                      kernel's first touch faults and the driver migrates the pages on demand.
+//   managed_fault      cudaMallocManaged, pages on the host; the kernel's first touch faults and
+//                      the driver migrates the pages on demand.
 //   managed_prefetch   as managed_fault, with cudaMemPrefetchAsync to the GPU before the kernel.
-//   managed_readmostly cudaMemAdviseSetReadMostly: a read makes a read-only copy on the GPU and
-//                      the host keeps its own; once duplicated, later runs read the GPU copy.
+//   managed_readmostly cudaMemAdviseSetReadMostly: the kernel's reads fault and make a read-only
+//                      copy on the GPU (the host keeps its own); the CPU's write before the next
+//                      sample invalidates it, so every sample pays the first read.
 //   zero_copy          mapped pinned host memory: every read crosses PCIe, nothing is migrated.
-// The record's time is the whole sequence (including the eviction back to the host for the
-// managed variants); the figure gpu_part_ms is what follows it: copy/prefetch + kernel.
+// The record's time is the whole sequence from host memory to the kernel's last read; the
+// figures transfer_ms (a separate copy or prefetch; 0 where the data moves inside the kernel)
+// and kernel_ms split the last sample (honesty.hpp).
 // Napkin math (H200, PCIe 5 x16 ~ 50 GB/s): 256 MiB once ~ 5 ms over the link; from HBM ~ 0.07 ms.
 #pragma once
 
