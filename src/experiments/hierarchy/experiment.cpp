@@ -178,8 +178,13 @@ bench::Experiment make() {
   b.bytes_convention(
        "chases: none (latency: cycles_per_load, ns_per_load); read_ca: blocks x window x reps; "
        "read_cg: window x reps")
-      .int_axis("ws",
-                {"16384", "131072", "1048576", "8388608", "33554432", "134217728", "1073741824"},
+      // Dense enough that every level is a plateau of >= 2 working sets (claims::detect_levels:
+      // flat within 3%): L1 16-128 KiB, L2 512 KiB-8 MiB, the L2's far partition 16-32 MiB, HBM
+      // 512 MiB-2 GiB on the H200; 256 KiB, 48-256 MiB are the transitions between them.
+      .int_axis("ws", {"16384",     "32768",     "65536",     "131072",     "262144",
+                       "524288",    "1048576",   "2097152",   "4194304",    "8388608",
+                       "16777216",  "25165824",  "33554432",  "50331648",   "67108864",
+                       "134217728", "268435456", "536870912", "1073741824", "2147483648"},
                 {"16384", "1048576", "33554432", "268435456"}, 64, std::int64_t{1} << 34,
                 "working set in bytes (long sweep: -a ws=4096,8192,...,4294967296)")
       .int_axis("line", {"128"}, {"128"}, 4, 4096, "bytes between two chained words")
