@@ -7,6 +7,7 @@
 
 #include "embedded.hpp"
 #include "memlab/claims/claims.hpp"
+#include "memlab/report/lessons.hpp"
 
 namespace memlab::server {
 namespace {
@@ -131,7 +132,9 @@ std::string build_report_html(const std::vector<ReportRun>& runs) {
   const std::string page(*index);
   nlohmann::json data = {{"kind", "memlab-report"}, {"runs", nlohmann::json::array()}};
   for (const ReportRun& r : runs) {
-    nlohmann::json entry = {{"name", r.name}, {"run", r.run}};
+    nlohmann::json run = r.run;
+    report::with_lessons(run);  // a stored run of schema 1: today's declarations, its findings
+    nlohmann::json entry = {{"name", r.name}, {"run", std::move(run)}};
     // The verdicts of `memlab claims` over this run (#/claims and beside each explainer); a run
     // whose records do not have the schema simply has none.
     try {
