@@ -75,9 +75,10 @@ nlohmann::json hierarchy_findings(const nlohmann::json& run) {
     double best_ws = 0, max_ws = 0;
     for (const auto& r : run["records"]) {
       if (!r.is_object() || r.value("experiment", "") != "hierarchy" ||
-          r.value("variant", "") != variant || !r.value("timed", false) || !r.contains("figures") ||
-          !r["figures"].contains("cycles_per_load") || !r.contains("params") ||
-          !r["params"].contains("ws")) {
+          r.value("variant", "") != variant ||
+          !(r.value("timed", false) || r.value("status", "") == "timed") ||
+          !r.contains("figures") || !r["figures"].contains("cycles_per_load") ||
+          !r.contains("params") || !r["params"].contains("ws")) {
         continue;
       }
       const double ws = std::stod(r["params"]["ws"].get<std::string>());

@@ -23,6 +23,13 @@ const char* to_string(Verdict v) {
   return "?";
 }
 
+namespace {
+// Schema 1 records say "timed": true; schema 2 adds "status": "timed".
+bool timed(const nlohmann::json& r) {
+  return r.value("timed", false) || r.value("status", "") == "timed";
+}
+}  // namespace
+
 Records::Records(const nlohmann::json& run) {
   if (run.contains("context")) context_ = run.at("context");
   if (run.contains("records")) {
@@ -34,7 +41,7 @@ const nlohmann::json* Records::find(const std::string& experiment, const std::st
                                     const std::map<std::string, std::string>& point) const {
   for (const auto& r : records_) {
     if (r.value("experiment", "") != experiment || r.value("variant", "") != variant) continue;
-    if (!r.value("timed", false) && !r.contains("expected_failure")) continue;
+    if (!timed(r) && !r.contains("expected_failure")) continue;
     bool match = true;
     for (const auto& [k, v] : point) {
       if (!r.contains("params") || !r["params"].contains(k) || r["params"][k] != v) match = false;
@@ -60,8 +67,7 @@ std::vector<const nlohmann::json*> Records::all(const std::string& experiment,
                                                 const std::string& variant) const {
   std::vector<const nlohmann::json*> out;
   for (const auto& r : records_) {
-    if (r.value("experiment", "") == experiment && r.value("variant", "") == variant &&
-        r.value("timed", false)) {
+    if (r.value("experiment", "") == experiment && r.value("variant", "") == variant && timed(r)) {
       out.push_back(&r);
     }
   }
@@ -71,7 +77,7 @@ std::vector<const nlohmann::json*> Records::all(const std::string& experiment,
 std::vector<const nlohmann::json*> Records::all() const {
   std::vector<const nlohmann::json*> out;
   for (const auto& r : records_) {
-    if (r.value("timed", false)) out.push_back(&r);
+    if (timed(r)) out.push_back(&r);
   }
   return out;
 }

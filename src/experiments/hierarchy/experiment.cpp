@@ -10,6 +10,7 @@
 #include "hierarchy/kernels.cuh"
 #include "hierarchy/reference.hpp"
 #include "memlab/bench/experiment.hpp"
+#include "memlab/claims/claims.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/fill.hpp"
@@ -172,6 +173,21 @@ void validate(const Params& p) {
   }
 }
 
+// The findings hook (docs/lessons-json.md): the latency levels detected from the chase_ca curve
+// (level.L1, level.L2, level.L2_far, level.HBM, level.TLB where one shows: plateaus flat within
+// 3%, claims::detect_levels) and the other chains' latencies (latency.chase_shared,
+// latency.chase_register, latency.atomic_chain, latency.chase_host). Host-only.
+std::vector<bench::Finding> findings(const nlohmann::json& records, const nlohmann::json& context) {
+  const nlohmann::json run = {{"context", context}, {"records", records}};
+  std::vector<bench::Finding> out;
+  for (const nlohmann::json& f : claims::hierarchy_findings(run)) {
+    out.push_back({f.at("key").get<std::string>(), f.at("label").get<std::string>(),
+                   f.at("value").get<double>(), f.at("unit").get<std::string>(),
+                   f.at("x_from").get<double>(), f.at("x_to").get<double>()});
+  }
+  return out;
+}
+
 bench::Experiment make() {
   bench::ExperimentBuilder<State> b(
       "hierarchy", "Latency (pointer chase) and read bandwidth of every level vs working set");
@@ -245,6 +261,7 @@ bench::Experiment make() {
     }
   }
   b.baseline("chase_ca");
+  b.findings(findings);
   b.plot({.id = "latency",
           .kind = bench::PlotKind::Curve,
           .title = "Load latency against the working set",
