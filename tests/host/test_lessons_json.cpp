@@ -125,8 +125,12 @@ TEST(LessonDeclarations, ListAndLessonsJsonCarryAxesPlotsAndFindings) {
   EXPECT_TRUE(found);
   const nlohmann::json hier = report::lesson_declaration(*find_experiment("hierarchy"));
   for (const auto& v : hier.at("variants")) {
-    if (v.at("name") == "chase_shared") EXPECT_EQ(v.at("axes").at("ws").at("max"), 32768);
-    if (v.at("name") == "read_cg") EXPECT_EQ(v.at("axes").at("ws").at("min"), 1048576);
+    if (v.at("name") == "chase_shared") {
+      EXPECT_EQ(v.at("axes").at("ws").at("max"), 32768);
+    }
+    if (v.at("name") == "read_cg") {
+      EXPECT_EQ(v.at("axes").at("ws").at("min"), 1048576);
+    }
   }
   EXPECT_EQ(hier.at("plots").at(0).at("id"), "latency");
   EXPECT_EQ(hier.at("plots").at(0).at("x").at("field"), "ws");
