@@ -99,6 +99,21 @@ CounterRecord merge_counters(const std::vector<Counter>& counters,
   return r;
 }
 
+void set_counter_view(CounterRecord& c, double working_set_bytes, double l2_bytes) {
+  if (l2_bytes > 0 && working_set_bytes <= l2_bytes) {
+    c.view = "l2";
+    c.view_reason = fmt::format(
+        "working set {} fits in the {} L2: DRAM bytes not compared; sectors per request compare "
+        "the L1-L2 traffic",
+        bytes_text(working_set_bytes), bytes_text(l2_bytes));
+    c.dram_ratio.reset();
+  } else {
+    c.view = "dram";
+    c.view_reason = fmt::format("working set {} exceeds the {} L2: DRAM bytes against the model",
+                                bytes_text(working_set_bytes), bytes_text(l2_bytes));
+  }
+}
+
 std::string format_counters(const CounterRecord& c) {
   std::vector<std::string> parts;
   if (c.dram_bytes) {
@@ -108,6 +123,8 @@ std::string format_counters(const CounterRecord& c) {
     if (c.dram_ratio) {
       s += fmt::format(" ({} {}, {:.2f}x)", model ? "model" : "useful", bytes_text(ref),
                        *c.dram_ratio);
+    } else if (c.view == "l2") {
+      s += " (working set in the L2: not compared)";
     }
     parts.push_back(std::move(s));
   }

@@ -86,6 +86,7 @@ void Runner::collect_counters(Record& r, const std::optional<Prediction>& predic
         },
         work);
     r.counters = merge_counters(wanted, got.values, got.passes, model, r.bytes);
+    set_counter_view(*r.counters, r.working_set_bytes, static_cast<double>(device_.l2_bytes));
   } catch (const CountersUnavailable& e) {
     counters_unavailable(e.what());
   }

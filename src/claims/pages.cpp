@@ -2,6 +2,8 @@
 // as JSON, the claims and their plan without a run.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <string_view>
 
 #include "memlab/claims/claims.hpp"
@@ -49,18 +51,61 @@ std::vector<std::pair<double, double>> chase_points(const nlohmann::json& run) {
   return points;
 }
 
+nlohmann::json hierarchy_findings(const nlohmann::json& run) {
+  nlohmann::json out = nlohmann::json::array();
+  std::map<std::string, int> seen;
+  for (const Level& l : levels_of(run)) {
+    const int n = ++seen[l.key];
+    const std::string key = "level." + l.key + (n > 1 ? fmt::format(".{}", n) : "");
+    out.push_back({{"key", key},
+                   {"label", l.name},
+                   {"value", l.cycles},
+                   {"unit", "cycles"},
+                   {"x_from", l.from_bytes},
+                   {"x_to", l.to_bytes}});
+  }
+  if (!run.contains("records") || !run["records"].is_array()) return out;
+  static const std::pair<const char*, const char*> kChains[] = {
+      {"chase_shared", "shared memory"},
+      {"chase_register", "register (dependent IMAD)"},
+      {"atomic_chain", "global atomicAdd"},
+      {"chase_host", "host-mapped memory (PCIe)"}};
+  for (const auto& [variant, label] : kChains) {
+    const nlohmann::json* best = nullptr;
+    double best_ws = 0, max_ws = 0;
+    for (const auto& r : run["records"]) {
+      if (!r.is_object() || r.value("experiment", "") != "hierarchy" ||
+          r.value("variant", "") != variant ||
+          !(r.value("timed", false) || r.value("status", "") == "timed") ||
+          !r.contains("figures") || !r["figures"].contains("cycles_per_load") ||
+          !r.contains("params") || !r["params"].contains("ws")) {
+        continue;
+      }
+      const double ws = std::stod(r["params"]["ws"].get<std::string>());
+      max_ws = std::max(max_ws, ws);
+      if (best == nullptr || ws < best_ws) {
+        best = &r;
+        best_ws = ws;
+      }
+    }
+    if (best == nullptr) continue;
+    out.push_back({{"key", fmt::format("latency.{}", variant)},
+                   {"label", label},
+                   {"value", (*best)["figures"]["cycles_per_load"].get<double>()},
+                   {"unit", "cycles"},
+                   {"x_from", best_ws},
+                   {"x_to", best_ws}});
+  }
+  return out;
+}
+
 nlohmann::json evaluate_json(const nlohmann::json& run) {
   const std::vector<Result> results = evaluate(run);
-  nlohmann::json j = to_json(results, detect_levels(chase_points(run)));
-  int counts[4] = {0, 0, 0, 0};
+  nlohmann::json j = to_json(results, levels_of(run));
   for (std::size_t i = 0; i < results.size(); ++i) {
     j["claims"][i]["page"] = page_of(*results[i].claim);
-    ++counts[static_cast<int>(results[i].evaluation.verdict)];
   }
-  j["counts"] = {{"holds", counts[0]},
-                 {"holds_different", counts[1]},
-                 {"does_not_hold", counts[2]},
-                 {"no_record", counts[3]}};
+  j["counts"] = count_json(results);
   return j;
 }
 
@@ -77,6 +122,7 @@ nlohmann::json list_json() {
                       {"quote", c.quote},
                       {"test", c.test},
                       {"rule", c.rule},
+                      {"condition", c.condition},
                       {"needs", needs}});
   }
   return {{"claims", claims}, {"plan", render_plan()}};

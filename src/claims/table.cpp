@@ -1,156 +1,60 @@
-// The claims of the seeds, each with the records that test it and its verdict rule.
-#include <fmt/format.h>
-
+// The claims of the seeds, each with the records that test it and its verdict rule: the memory
+// hierarchy, banks, transfers and bandwidth here; streams and events in table_streams.cpp.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "memlab/claims/claims.hpp"
+#include "rules.hpp"
 
 namespace memlab::claims {
-namespace {
+namespace rules {
 
-using Json = nlohmann::json;
-using Point = std::map<std::string, std::string>;
-
-const std::string k000 = "000_8337f15f37bac5ed.txt:";
-const std::string k001 = "001_ac69ca6544deb750.txt:";
-const std::string k002 = "002_e800db24ba7d1405.txt:";
-const std::string k004 = "004_0b408c8cb173ece1.txt:";
-
-double median(const Json& r) {
-  return r.at("stats").at("median_ms").get<double>();
-}
-
-double figure(const Json& r, const std::string& name) {
-  if (!r.contains("figures") || !r["figures"].contains(name)) return NAN;
-  return r["figures"][name].get<double>();
-}
-
-std::string label(const Json& r) {
-  std::string s = r.value("experiment", "") + " " + r.value("variant", "");
-  if (r.contains("params")) {
-    for (const auto& [k, v] : r["params"].items()) s += " " + k + "=" + v.get<std::string>();
-  }
-  return s;
-}
-
-// In [lo, hi]: holds; on the claimed side of 1 (same direction) but outside: a different number;
-// otherwise it does not hold.
-Evaluation judge(double x, double lo, double hi, double direction, const std::string& unit,
-                 std::string evidence) {
-  Evaluation e;
-  e.number = x;
-  e.measured = fmt::format("{:.3g}{}", x, unit);
-  e.evidence = std::move(evidence);
-  if (!std::isfinite(x)) {
-    e.verdict = Verdict::NoRecord;
-  } else if (x >= lo && x <= hi) {
-    e.verdict = Verdict::Holds;
-  } else if (x > direction) {
-    e.verdict = Verdict::HoldsDifferent;
-  } else {
-    e.verdict = Verdict::DoesNotHold;
-  }
-  return e;
-}
-
-Evaluation missing(const std::string& what) {
-  Evaluation e;
-  e.evidence = "no record of " + what;
-  return e;
-}
-
-// Time ratio slow / fast of two records (fast, slow given as experiment/variant/point).
-Evaluation time_ratio(const Records& rs, const std::string& exp, const std::string& slow,
-                      const Point& ps, const std::string& fast, const Point& pf, double lo,
-                      double hi) {
-  const Json* a = rs.find(exp, slow, ps);
-  // The fast record at the slow one's point (all its parameters, not only those the claim names).
-  Point differ;
-  for (const auto& [k, v] : pf) {
-    if (!ps.count(k) || ps.at(k) != v) differ[k] = v;
-  }
-  const Json* b = a == nullptr ? nullptr : rs.find_like(*a, fast, differ);
-  if (a == nullptr || b == nullptr) return missing(exp + " " + slow + "/" + fast);
-  return judge(
-      median(*a) / median(*b), lo, hi, 1.0, "x",
-      fmt::format("{}: {:.4g} ms; {}: {:.4g} ms", label(*a), median(*a), label(*b), median(*b)));
-}
-
-// Cycles per load of a hierarchy chase at the largest (or smallest) working set recorded.
-const Json* chase_at(const Records& rs, const std::string& variant, bool largest) {
-  const Json* best = nullptr;
-  double best_ws = 0;
-  for (const Json* r : rs.all("hierarchy", variant)) {
-    const double ws = std::stod(r->at("params").at("ws").get<std::string>());
-    if (best == nullptr || (largest ? ws > best_ws : ws < best_ws)) {
-      best = r;
-      best_ws = ws;
-    }
-  }
-  return best;
-}
-
-Evaluation cycles_claim(const Records& rs, const std::string& exp, const std::string& variant,
-                        const Point& p, double lo, double hi, double same_side) {
-  const Json* r = exp == "hierarchy" ? chase_at(rs, variant, false) : rs.find(exp, variant, p);
-  if (r == nullptr) return missing(exp + " " + variant);
-  const double c = figure(*r, "cycles_per_load");
-  return judge(c, lo, hi, same_side, " cycles",
-               fmt::format("{}: {:.3g} cycles/load", label(*r), c));
-}
-
-Evaluation device_claim(const Records& rs, const std::string& key, double lo, double hi,
-                        const std::string& unit, double scale) {
-  const Json& ctx = rs.context();
-  if (!ctx.contains("device") || !ctx["device"].contains(key)) return missing("device " + key);
-  const double x = ctx["device"][key].get<double>() / scale;
-  return judge(x, lo, hi, 0.0, unit, fmt::format("device {} = {}", key, ctx["device"][key].dump()));
-}
-
-Need need(std::string exp, std::vector<std::string> variants,
-          std::map<std::string, std::vector<std::string>> axes = {}) {
-  return Need{std::move(exp), std::move(variants), std::move(axes)};
-}
-
-const Point kBank4 = {{"word", "4"}, {"op", "read"}};
-Point bank(const std::string& stride) {
-  Point p = kBank4;
-  p["stride"] = stride;
-  return p;
-}
-
-std::vector<Claim> make_claims() {
-  std::vector<Claim> c;
+void add_memory_claims(std::vector<Claim>& c) {
   const auto bank_need =
       need("bank_conflicts", {"stride1", "strided", "broadcast", "col_32x32", "col_32x33"},
            {{"word", {"4"}}, {"op", {"read"}}});
-  c.push_back({"shared_vs_global",
-               k000 + "45",
-               "Zugriff ist ~10-100x schneller als Global Memory",
-               "hierarchy chase_ca (largest ws) / chase_shared (ws <= 32 KiB), cycles per load",
-               "latency ratio in [10, 100]: holds; > 1: the ratio; <= 1: does not hold",
-               {need("hierarchy", {"chase_ca", "chase_shared"}, {{"ws", {"16384", "1073741824"}}})},
-               [](const Records& rs) {
-                 const Json* g = chase_at(rs, "chase_ca", true);
-                 const Json* s = chase_at(rs, "chase_shared", false);
-                 if (g == nullptr || s == nullptr)
-                   return missing("hierarchy chase_ca/chase_shared");
-                 const double a = figure(*g, "cycles_per_load"), b = figure(*s, "cycles_per_load");
-                 return judge(a / b, 10, 100, 1, "x",
-                              fmt::format("{}: {:.4g} cycles; {}: {:.4g} cycles", label(*g), a,
-                                          label(*s), b));
-               }});
+  c.push_back(
+      {"shared_vs_global",
+       k000 + "45",
+       "Zugriff ist ~10-100x schneller als Global Memory",
+       "hierarchy chase_ca (largest ws) / chase_shared (ws <= 32 KiB), cycles per load",
+       "latency ratio in [10, 100]: holds; > 1: the ratio; <= 1: does not hold",
+       {need("hierarchy", {"chase_ca", "chase_shared"})},  // the default ws sweep: the levels too
+       [](const Records& rs) {
+         const Json* g = chase_at(rs, "chase_ca", true);
+         const Json* s = chase_at(rs, "chase_shared", false);
+         if (g == nullptr || s == nullptr) return missing("hierarchy chase_ca/chase_shared");
+         const double a = figure(*g, "cycles_per_load"), b = figure(*s, "cycles_per_load");
+         return judge(
+             a / b, 10, 100, 1, "x",
+             fmt::format("{}: {:.4g} cycles; {}: {:.4g} cycles", label(*g), a, label(*s), b));
+       },
+       "the largest chase_ca working set exceeds the L2 (else it times the L2, not "
+       "global memory)",
+       [](const Records& rs) {
+         const Json* g = chase_at(rs, "chase_ca", true);
+         const Json& ctx = rs.context();
+         if (g == nullptr || !ctx.contains("device") || !ctx["device"].contains("l2_bytes"))
+           return std::string();
+         const double ws = std::stod(g->at("params").at("ws").get<std::string>());
+         const double l2 = ctx["device"]["l2_bytes"].get<double>();
+         return ws > l2 ? std::string()
+                        : fmt::format(
+                              "the largest chase ({:.0f} MiB) fits in the {:.0f} "
+                              "MiB L2",
+                              ws / 1048576, l2 / 1048576);
+       }});
   c.push_back({"registers_1_cycle",
                k001 + "17",
                "Register: Latenz ~1 Takt (Groessenordnung)",
                "hierarchy chase_register: cycles per dependent IMAD",
                "<= 2 cycles: holds; otherwise the number (registers are still the fastest)",
-               {need("hierarchy", {"chase_register"}, {{"ws", {"16384"}}})},
+               {need("hierarchy", {"chase_register"})},
                [](const Records& rs) {
                  return cycles_claim(rs, "hierarchy", "chase_register", {}, 0, 2, 0);
-               }});
+               },
+               "",
+               nullptr});
   c.push_back(
       {"constant_l1_latency",
        k000 + "230",
@@ -162,7 +66,9 @@ std::vector<Claim> make_claims() {
        [](const Records& rs) {
          return cycles_claim(rs, "constant_memory", "constant",
                              {{"distinct", "1"}, {"mode", "latency"}}, 0, 5, 0);
-       }});
+       },
+       "",
+       nullptr});
   c.push_back(
       {"constant_serialized",
        k000 + "232",
@@ -179,16 +85,20 @@ std::vector<Claim> make_claims() {
          const double x = figure(*a, "cycles_per_load"), y = figure(*b, "cycles_per_load");
          return judge(x / y, 8, 64, 1, "x",
                       fmt::format("distinct=32: {:.4g} cycles, distinct=1: {:.4g}", x, y));
-       }});
+       },
+       "",
+       nullptr});
   c.push_back({"global_atomics_hundreds",
                k000 + "309",
                "atomicAdd auf Global Memory: ~hunderte Zyklen Latenz",
                "hierarchy atomic_chain (smallest ws): cycles per dependent atomicAdd",
                "100..999 cycles: holds; otherwise the number",
-               {need("hierarchy", {"atomic_chain"}, {{"ws", {"16384"}}})},
+               {need("hierarchy", {"atomic_chain"})},
                [](const Records& rs) {
                  return cycles_claim(rs, "hierarchy", "atomic_chain", {}, 100, 999, 0);
-               }});
+               },
+               "",
+               nullptr});
   c.push_back({"privatization_10x",
                k000 + "346",
                "Speedup durch Privatisierung: typisch >10x gegenueber naiver globaler Atomics",
@@ -198,7 +108,9 @@ std::vector<Claim> make_claims() {
                [](const Records& rs) {
                  return time_ratio(rs, "histogram", "naive", {{"dist", "text"}}, "privatized",
                                    {{"dist", "text"}}, 10, 1e9);
-               }});
+               },
+               "",
+               nullptr});
   c.push_back({"shared_atomics_100x",
                k000 + "317",
                "Atomics auf Shared Memory: ~100x schneller als DRAM-Atomics",
@@ -208,7 +120,9 @@ std::vector<Claim> make_claims() {
                [](const Records& rs) {
                  return time_ratio(rs, "histogram", "naive", {{"dist", "single"}}, "privatized",
                                    {{"dist", "single"}}, 30, 300);
-               }});
+               },
+               "",
+               nullptr});
   c.push_back({"stride32_32way",
                k000 + "123",
                "Stride 32 ist der schlimmste Fall: 32-fache Serialisierung",
@@ -218,7 +132,9 @@ std::vector<Claim> make_claims() {
                [](const Records& rs) {
                  return time_ratio(rs, "bank_conflicts", "strided", bank("32"), "stride1",
                                    bank("32"), 27.2, 36.8);
-               }});
+               },
+               "",
+               nullptr});
   c.push_back({"stride2_2way",
                k000 + "116",
                "s[threadIdx.x * 2]: 2-facher Bank Conflict",
@@ -228,7 +144,9 @@ std::vector<Claim> make_claims() {
                [](const Records& rs) {
                  return time_ratio(rs, "bank_conflicts", "strided", bank("2"), "stride1", bank("2"),
                                    1.7, 2.3);
-               }});
+               },
+               "",
+               nullptr});
   c.push_back({"broadcast_free",
                k000 + "121",
                "Alle Threads lesen denselben Wert -> Broadcast, keine Serialisierung",
@@ -243,7 +161,9 @@ std::vector<Claim> make_claims() {
                      judge(median(*a) / median(*b), 0, 1.1, 1e9, "x",
                            fmt::format("{:.4g} ms vs {:.4g} ms", median(*a), median(*b)));
                  return e;
-               }});
+               },
+               "",
+               nullptr});
   c.push_back({"gcd_degree",
                k001 + "195",
                "Fuer Stride s gilt: Konfliktgrad = ggT(s, 32)",
@@ -272,7 +192,9 @@ std::vector<Claim> make_claims() {
                  if (e.verdict == Verdict::DoesNotHold && worst < 0.5)
                    e.verdict = Verdict::HoldsDifferent;
                  return e;
-               }});
+               },
+               "",
+               nullptr});
   c.push_back({"padding_33",
                k001 + "195",
                "Mit einer Fuellspalte (tile[32][33]) -> konfliktfrei",
@@ -291,7 +213,9 @@ std::vector<Claim> make_claims() {
                                  "faster), stride1: {:.4g} ms",
                                  median(*a), median(*b), median(*a) / median(*b), median(*s)));
                  return e;
-               }});
+               },
+               "",
+               nullptr});
   c.push_back({"pinned_2x",
                k000 + "374",
                "cudaMemcpy ist mit Pinned Memory typisch ~2x schneller",
@@ -302,7 +226,9 @@ std::vector<Claim> make_claims() {
                [](const Records& rs) {
                  const Point p = {{"direction", "h2d"}, {"size", "1073741824"}};
                  return time_ratio(rs, "transfers", "pageable", p, "pinned", p, 1.5, 2.5);
-               }});
+               },
+               "",
+               nullptr});
   c.push_back(
       {"effective_70_90",
        k002 + "22",
@@ -315,69 +241,12 @@ std::vector<Claim> make_claims() {
          if (r == nullptr) return missing("bandwidth f4_unroll4 copy");
          const double pct = r->value("pct_peak_bandwidth", NAN);
          return judge(pct, 70, 90, 0, "% of peak", label(*r));
-       }});
-  c.push_back({"streams_1_82x",
-               k001 + "254",
-               "seriell 100, mit Streams 55: Beschleunigung 1.82x",
-               "streams serial / best of depth_first, breadth_first at segments=8, streams=4",
-               "1.55..2.09x (1.82 +-15%): holds; > 1: the speed-up",
-               {need("streams", {"serial", "depth_first", "breadth_first"},
-                     {{"segments", {"8"}}, {"streams", {"4"}}})},
-               [](const Records& rs) {
-                 const Point p = {{"segments", "8"}, {"streams", "4"}};
-                 const Json* s = rs.find("streams", "serial", p);
-                 const Json* d = rs.find("streams", "depth_first", p);
-                 const Json* b = rs.find("streams", "breadth_first", p);
-                 if (s == nullptr || d == nullptr || b == nullptr) return missing("streams");
-                 const double best = std::min(median(*d), median(*b));
-                 return judge(
-                     median(*s) / best, 1.55, 2.09, 1, "x",
-                     fmt::format("serial {:.4g} ms, depth-first {:.4g}, breadth-first {:.4g}",
-                                 median(*s), median(*d), median(*b)));
-               }});
-  c.push_back(
-      {"one_copy_engine",
-       k001 + "256",
-       "Mit nur einer Kopier-Engine blockiert depth-first; 'erst alle Kopien hin' hilft",
-       "streams depth_first / breadth_first at segments=8, streams=4 (and the engine count)",
-       ">= 1.05x: holds; otherwise does not hold on this GPU (its copy engines say why)",
-       {need("streams", {"depth_first", "breadth_first"},
-             {{"segments", {"8"}}, {"streams", {"4"}}})},
-       [](const Records& rs) {
-         const Point p = {{"segments", "8"}, {"streams", "4"}};
-         Evaluation e = time_ratio(rs, "streams", "depth_first", p, "breadth_first", p, 1.05, 1e9);
-         if (e.verdict == Verdict::HoldsDifferent) e.verdict = Verdict::DoesNotHold;
-         const Json& ctx = rs.context();
-         if (ctx.contains("device")) {
-           e.evidence += fmt::format("; copy engines: {}", ctx["device"].value("copy_engines", 0));
-         }
-         return e;
-       }});
-  c.push_back({"legacy_default_stream",
-               k001 + "273",
-               "Der legacy Default-Stream synchronisiert mit allen anderen Streams",
-               "default_stream legacy / per_thread",
-               ">= 1.3x: holds; otherwise does not hold",
-               {need("default_stream", {"legacy", "per_thread"})},
-               [](const Records& rs) {
-                 Evaluation e =
-                     time_ratio(rs, "default_stream", "legacy", {}, "per_thread", {}, 1.3, 1e9);
-                 if (e.verdict == Verdict::HoldsDifferent) e.verdict = Verdict::DoesNotHold;
-                 return e;
-               }});
-  c.push_back(
-      {"pageable_not_async",
-       k001 + "259",
-       "Host-Speicher muss pinned sein, sonst ist cudaMemcpyAsync nicht asynchron",
-       "streams pageable / breadth_first at segments=8, streams=4",
-       ">= 1.5x slower: holds; otherwise does not hold",
-       {need("streams", {"pageable", "breadth_first"}, {{"segments", {"8"}}, {"streams", {"4"}}})},
-       [](const Records& rs) {
-         const Point p = {{"segments", "8"}, {"streams", "4"}};
-         Evaluation e = time_ratio(rs, "streams", "pageable", p, "breadth_first", p, 1.5, 1e9);
-         if (e.verdict == Verdict::HoldsDifferent) e.verdict = Verdict::DoesNotHold;
-         return e;
-       }});
+       },
+       "",
+       nullptr});
+}
+
+void add_device_claims(std::vector<Claim>& c) {
   c.push_back({"tiling_reuse",
                k004 + "28",
                "Jeder geladene Wert wird von TILE Threads statt nur von einem verwendet",
@@ -390,16 +259,19 @@ std::vector<Claim> make_claims() {
                  if (e.verdict == Verdict::HoldsDifferent)
                    e.evidence += "; reads / 16 by the model";
                  return e;
-               }});
-  c.push_back({"constant_64k",
-               k000 + "228",
-               "Constant Memory: 64 kB pro GPU",
-               "memlab info: const_mem_bytes",
-               "== 64 KiB: holds",
-               {},
-               [](const Records& rs) {
-                 return device_claim(rs, "const_mem_bytes", 64, 64, " KiB", 1024);
-               }});
+               },
+               "",
+               nullptr});
+  c.push_back(
+      {"constant_64k",
+       k000 + "228",
+       "Constant Memory: 64 kB pro GPU",
+       "memlab info: const_mem_bytes",
+       "== 64 KiB: holds",
+       {},
+       [](const Records& rs) { return device_claim(rs, "const_mem_bytes", 64, 64, " KiB", 1024); },
+       "",
+       nullptr});
   c.push_back({"registers_256k",
                k001 + "15",
                "Register: 64 K x 32 Bit = 256 KB je SM",
@@ -408,7 +280,9 @@ std::vector<Claim> make_claims() {
                {},
                [](const Records& rs) {
                  return device_claim(rs, "regs_per_sm", 65536, 65536, " registers", 1);
-               }});
+               },
+               "",
+               nullptr});
   c.push_back({"shared_48_192k",
                k000 + "352",
                "Shared Memory begrenzt auf ~48-192 kB",
@@ -417,7 +291,9 @@ std::vector<Claim> make_claims() {
                {},
                [](const Records& rs) {
                  return device_claim(rs, "smem_per_block_optin_bytes", 48, 192, " KiB", 1024);
-               }});
+               },
+               "",
+               nullptr});
   c.push_back({"barrier_catches_race",
                k004 + "23",
                "Wird __syncthreads() uebersprungen, entstehen falsche Ergebnisse",
@@ -435,7 +311,20 @@ std::vector<Claim> make_claims() {
                  e.measured = fmt::format("{:.0f} wrong elements", e.number);
                  e.evidence = label(*r) + ": " + r->value("check_detail", std::string("passed"));
                  return e;
-               }});
+               },
+               "",
+               nullptr});
+}
+
+}  // namespace rules
+
+namespace {
+
+std::vector<Claim> make_claims() {
+  std::vector<Claim> c;
+  rules::add_memory_claims(c);
+  rules::add_stream_claims(c);
+  rules::add_device_claims(c);
   return c;
 }
 
@@ -449,7 +338,15 @@ const std::vector<Claim>& all() {
 std::vector<Result> evaluate(const nlohmann::json& run) {
   const Records rs(run);
   std::vector<Result> out;
-  for (const auto& c : all()) out.push_back(Result{&c, c.evaluate(rs)});
+  for (const auto& c : all()) {
+    Evaluation e = c.evaluate(rs);
+    const std::string why = c.unmet ? c.unmet(rs) : std::string();
+    if (!why.empty()) {
+      e.verdict = Verdict::NotTestable;
+      e.reason = why;
+    }
+    out.push_back(Result{&c, std::move(e)});
+  }
   return out;
 }
 

@@ -105,7 +105,7 @@ int claims_command(const ClaimsArgs& a) {
   const nlohmann::json run = a.from.empty() ? measure(a, exit_code) : read_run(a.from);
   if (run.is_null()) return exit_code;
   const auto results = claims::evaluate(run);
-  const auto levels = claims::detect_levels(claims::chase_points(run));
+  const auto levels = claims::levels_of(run);
   const nlohmann::json ctx = run.contains("context") ? run["context"] : nlohmann::json::object();
   std::cout << claims::render_table(results, levels, ctx);
   if (!a.json.empty()) {

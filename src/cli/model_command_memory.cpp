@@ -49,8 +49,8 @@ void print_coalescing(const nlohmann::json& params) {
       "memcpy {:.0f} GB/s)\n",
       m::to_string(out.kernel), out.bytes, out.device.sm_count, out.device.sm_clock_mhz,
       out.device.max_threads_per_sm, out.device.memcpy_gbps);
-  fmt::print("  {:<28}{:.4f} ms ({:.0f} B of DRAM, {:.0f}% scattered units)\n", "dram bound",
-             t.dram_ms, t.dram_bytes, 100.0 * t.scattered_fraction);
+  fmt::print("  {:<28}{:.4f} ms ({:.0f} B of DRAM, {:.2g} of 4 units per 256-B chunk: {:.3f}x)\n",
+             "dram bound", t.dram_ms, t.dram_bytes, t.units_per_chunk, t.chunk_factor);
   fmt::print("  {:<28}{:.4f} ms ({} warps x {} loads x {} B = {:.0f} B in flight per SM)\n",
              "latency bound", t.latency_ms, t.resident_warps, t.loads_in_flight,
              t.sectors_per_request * m::kSectorBytes, t.bytes_in_flight_per_sm);

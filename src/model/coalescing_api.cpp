@@ -140,7 +140,8 @@ json time_json(const CoalescingOutput& out) {
           {"time_ms", t.time_ms},
           {"bounds_ms", {{"dram", t.dram_ms}, {"latency", t.latency_ms}, {"lsu", t.lsu_ms}}},
           {"dram_bytes", t.dram_bytes},
-          {"scattered_fraction", t.scattered_fraction},
+          {"units_per_chunk", t.units_per_chunk},
+          {"chunk_factor", t.chunk_factor},
           {"requests", t.requests},
           {"resident_warps", t.resident_warps},
           {"loads_in_flight", t.loads_in_flight},
@@ -148,7 +149,7 @@ json time_json(const CoalescingOutput& out) {
           {"constants",
            {{"loaded_latency_cycles", kLoadedLatencyCycles},
             {"block_turnaround_cycles", kBlockTurnaroundCycles},
-            {"scattered_dram_factor", kScatteredDramFactor},
+            {"dram_chunk_overhead_units", kDramChunkOverheadUnits},
             {"wavefronts_per_cycle", kWavefrontsPerCycle}}}};
 }
 

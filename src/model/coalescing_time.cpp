@@ -40,23 +40,34 @@ std::string_view to_string(PassBound bound) {
 
 namespace {
 
-// Of the distinct 64-byte DRAM units warp 0 reads, the fraction whose nearest other unit of the
-// warp is kDramChunkBytes or more away (lanes 256 B or more apart). A warp reading a single unit
-// counts as streamed: its neighbours are the next warp's units.
-double scattered_fraction(const WarpAccess& warp) {
+// 64-byte units read per 256-byte chunk fetched, over the first kChunkThreads threads of the pass
+// (four blocks of 256: neighbouring warps read the other units of a chunk at the same time, and
+// meet in L2). The first and the last chunk are left out when there are more than two: an offset
+// or the end of the span cuts them.
+constexpr int kChunkThreads = 1024;
+double units_per_chunk(const Pattern& pattern, int elem_size) {
   std::vector<std::int64_t> units;
-  for (const std::int64_t a : warp.addresses) units.push_back(a / kDramGranuleBytes);
+  units.reserve(kChunkThreads);
+  for (std::int64_t t = 0; t < kChunkThreads; ++t) {
+    units.push_back(element_index(pattern, t) * elem_size / kDramGranuleBytes);
+  }
   std::sort(units.begin(), units.end());
   units.erase(std::unique(units.begin(), units.end()), units.end());
-  if (units.size() < 2) return 0.0;
-  const std::int64_t far = kDramChunkBytes / kDramGranuleBytes;
-  int scattered = 0;
-  for (std::size_t i = 0; i < units.size(); ++i) {
-    const std::int64_t left = i > 0 ? units[i] - units[i - 1] : far;
-    const std::int64_t right = i + 1 < units.size() ? units[i + 1] - units[i] : far;
-    scattered += std::min(left, right) >= far ? 1 : 0;
+  constexpr std::int64_t per_chunk = kDramChunkBytes / kDramGranuleBytes;
+  std::vector<std::pair<std::int64_t, int>> chunks;  // chunk, units read from it
+  for (const std::int64_t u : units) {
+    if (chunks.empty() || chunks.back().first != u / per_chunk)
+      chunks.emplace_back(u / per_chunk, 0);
+    ++chunks.back().second;
   }
-  return static_cast<double>(scattered) / static_cast<double>(units.size());
+  std::size_t lo = 0, hi = chunks.size();
+  if (hi > 2) {
+    ++lo;
+    --hi;
+  }
+  double read = 0;
+  for (std::size_t i = lo; i < hi; ++i) read += chunks[i].second;
+  return read / static_cast<double>(hi - lo);
 }
 
 }  // namespace
@@ -87,9 +98,12 @@ PassTime pass_time(const Pattern& pattern, int elem_size, double useful_bytes, K
   const double read = elements * elem_size;
   const double read_dram = read / coalescing_efficiency(pattern, elem_size, kDramGranuleBytes);
   const double written = copy ? read : 0.0;
-  t.scattered_fraction = scattered_fraction(warp);
+  t.units_per_chunk = units_per_chunk(pattern, elem_size);
+  constexpr double kFull = kDramChunkBytes / kDramGranuleBytes;
+  t.chunk_factor = (kDramChunkOverheadUnits + t.units_per_chunk) / t.units_per_chunk * kFull /
+                   (kDramChunkOverheadUnits + kFull);
   t.dram_bytes = read_dram + written;
-  const double weighted = read_dram * (1.0 + (kScatteredDramFactor - 1.0) * t.scattered_fraction);
+  const double weighted = read_dram * t.chunk_factor;
   t.dram_ms = 1e3 * (weighted + written) / (device.memcpy_gbps * 1e9);
 
   // Latency (Little's law): rounds of warps x loads_in_flight requests per SM.

@@ -79,6 +79,10 @@ nlohmann::json counters_json(const bench::CounterRecord& c) {
   put("dram_over_predicted", c.dram_ratio);
   put("sectors_over_predicted", c.sectors_ratio);
   put("wavefronts_over_predicted", c.wavefronts_ratio);
+  if (!c.view.empty()) {
+    j["view"] = c.view;
+    j["view_reason"] = c.view_reason;
+  }
   return j;
 }
 

@@ -135,6 +135,25 @@ TEST(CounterMerge, DerivedFiguresAndRatios) {
   EXPECT_THROW(merge_counters(select_counters({}), {1.0}, 1, {}, 0), std::logic_error);
 }
 
+// Issue 19 #7: 16 MiB in, a 32 MiB working set in a 60 MiB L2 read 0.51x the model's DRAM bytes;
+// such a record is judged in the L2 view (sectors), says so, and carries no DRAM ratio.
+TEST(CounterMerge, ViewFollowsTheWorkingSetAgainstTheL2) {
+  const std::vector<double> v = {8.5e6, 0.1e6, 4e6, 1e6};
+  CounterRecord in_l2 = merge_counters(select_counters({1.68e7, 4, 0}), v, 2, {1.68e7, 4, 0}, 0);
+  ASSERT_TRUE(in_l2.dram_ratio);
+  set_counter_view(in_l2, 33554432.0, 62914560.0);
+  EXPECT_EQ(in_l2.view, "l2");
+  EXPECT_FALSE(in_l2.dram_ratio);
+  EXPECT_DOUBLE_EQ(*in_l2.sectors_ratio, 1.0);
+  EXPECT_NE(in_l2.view_reason.find("fits in the"), std::string::npos) << in_l2.view_reason;
+  EXPECT_NE(format_counters(in_l2).find("working set in the L2: not compared"), std::string::npos)
+      << format_counters(in_l2);
+  CounterRecord beyond = merge_counters(select_counters({1.68e7, 4, 0}), v, 2, {1.68e7, 4, 0}, 0);
+  set_counter_view(beyond, 536870912.0, 62914560.0);
+  EXPECT_EQ(beyond.view, "dram");
+  EXPECT_TRUE(beyond.dram_ratio);
+}
+
 TEST(CounterMerge, TableLine) {
   const CounterRecord r = merge_counters(select_counters({0, 4, 0}),
                                          {1.07e9, 0, 4.2e7, 1e7, 4e6, 1e6}, 3, {1.07e9, 4, 0}, 0);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -162,6 +163,21 @@ TEST(LessonDeclarations, ListAndLessonsJsonCarryAxesPlotsAndFindings) {
   ASSERT_EQ(bw.at("findings").size(), 1u);
   EXPECT_EQ(bw.at("findings").at(0).at("key"), "best.copy");
   EXPECT_DOUBLE_EQ(bw.at("findings").at(0).at("value").get<double>(), 3500.0);
+  // hierarchy's hook (issue 19 #5): the levels of the 12-01 sweep, by key.
+  std::ifstream f(std::string(MEMLAB_SOURCE_DIR) +
+                  "/docs/results/h200-2026-12-01-hierarchy-sweep.json");
+  ASSERT_TRUE(f.good());
+  nlohmann::json sweep = nlohmann::json::parse(f);
+  report::with_lessons(sweep);
+  std::map<std::string, double> level;
+  for (const auto& x : sweep.at("lessons").at("hierarchy").at("findings")) {
+    level[x.at("key").get<std::string>()] = x.at("value").get<double>();
+  }
+  EXPECT_NEAR(level.at("level.L1"), 41.0, 0.1);
+  EXPECT_NEAR(level.at("level.L2"), 290.4, 0.1);
+  EXPECT_NEAR(level.at("level.L2_far"), 343.2, 0.1);
+  EXPECT_NEAR(level.at("level.HBM"), 664.9, 0.1);
+  EXPECT_EQ(level.count("level.TLB"), 0u);
   // A run's own block stays as it is.
   nlohmann::json own = {{"records", nlohmann::json::array()}, {"lessons", {{"x", 1}}}};
   report::with_lessons(own);

@@ -48,14 +48,28 @@ TEST(CoalescingTime, NamesTheBoundOfEachRegime) {
   EXPECT_EQ(h200(4, 32, 0, KernelShape::kResidentRead).bound, PassBound::kDram);
 }
 
-TEST(CoalescingTime, ScatteredUnitsOnlyWhenLanesAre256BytesApart) {
-  EXPECT_DOUBLE_EQ(h200(4, 32, 0, KernelShape::kResidentRead).scattered_fraction, 0.0);  // 128 B
-  EXPECT_DOUBLE_EQ(h200(4, 64, 0, KernelShape::kResidentRead).scattered_fraction, 1.0);  // 256 B
-  EXPECT_DOUBLE_EQ(h200(16, 16, 0, KernelShape::kResidentRead).scattered_fraction, 1.0);
-  const PassTime near = h200(4, 32, 0, KernelShape::kResidentRead);
-  const PassTime far = h200(4, 64, 0, KernelShape::kResidentRead);
-  EXPECT_DOUBLE_EQ(near.dram_bytes, far.dram_bytes);  // same 64-byte units per lane
-  EXPECT_NEAR(far.dram_ms / near.dram_ms, kScatteredDramFactor, 1e-9);
+// Issue 19 #6: the DRAM fetches 256-byte chunks; lanes 128 B apart read 2 of a chunk's 4 units,
+// lanes 256 B or more apart 1, and farther lanes cost no more than 256 B (the runs: 512 B and 1 KiB
+// read as slowly as 256 B).
+TEST(CoalescingTime, DramChunksCostByTheUnitsReadFromThem) {
+  const auto read = [](int elem, std::int64_t stride) {
+    return h200(elem, stride, 0, KernelShape::kResidentRead);
+  };
+  EXPECT_DOUBLE_EQ(read(4, 16).units_per_chunk, 4.0);  // 64 B apart: every unit
+  EXPECT_DOUBLE_EQ(read(4, 16).chunk_factor, 1.0);
+  EXPECT_DOUBLE_EQ(read(4, 32).units_per_chunk, 2.0);   // 128 B
+  EXPECT_DOUBLE_EQ(read(4, 64).units_per_chunk, 1.0);   // 256 B
+  EXPECT_DOUBLE_EQ(read(16, 64).units_per_chunk, 1.0);  // 1 KiB
+  EXPECT_DOUBLE_EQ(read(1, 1).units_per_chunk, 4.0);    // a stream
+  const double o = kDramChunkOverheadUnits;
+  EXPECT_NEAR(read(4, 32).chunk_factor, (o + 2) / 2 * 4 / (o + 4), 1e-12);
+  EXPECT_NEAR(read(4, 64).chunk_factor, (o + 1) * 4 / (o + 4), 1e-12);
+  EXPECT_DOUBLE_EQ(read(8, 64).chunk_factor, read(8, 32).chunk_factor);  // 512 B as 256 B
+  // Same 64-byte units per lane at 64, 128 and 256 B: the bytes agree, the time does not.
+  EXPECT_DOUBLE_EQ(read(4, 16).dram_bytes, read(4, 64).dram_bytes);
+  EXPECT_NEAR(read(4, 64).dram_ms / read(4, 16).dram_ms, read(4, 64).chunk_factor, 1e-9);
+  // An offset cuts only the first chunk: a misaligned stream is still a stream.
+  EXPECT_DOUBLE_EQ(h200(4, 1, 3, KernelShape::kResidentRead).units_per_chunk, 4.0);
 }
 
 TEST(CoalescingTime, LatencyBoundFollowsLittlesLaw) {
@@ -79,16 +93,17 @@ struct Point {
   PassBound bound = PassBound::kDram;
 };
 
-// Every coalescing and misalignment record of docs/results/h200-2026-11-29-full.json.
-TEST(CoalescingTime, StoredH200FullRunWithin15Percent) {
-  std::ifstream f(std::string(MEMLAB_SOURCE_DIR) + "/docs/results/h200-2026-11-29-full.json");
-  ASSERT_TRUE(f) << "stored run missing";
+// The model at every coalescing and misalignment record of a stored run, worst first.
+std::vector<Point> stored_points(const std::string& file) {
+  std::ifstream f(std::string(MEMLAB_SOURCE_DIR) + "/docs/results/" + file);
+  EXPECT_TRUE(f) << "stored run missing: " << file;
+  if (!f) return {};
   const json run = json::parse(f);
   const json& dev = run.at("context").at("device");
   PassDevice limits;
   limits.sm_count = dev.at("sm_count").get<int>();
   limits.sm_clock_mhz = dev.at("sm_clock_max_mhz").get<double>();
-  // The stored context predates max_threads_per_sm; sm_90 allows 2048 (CUDA C++ Programming
+  // The stored contexts predate max_threads_per_sm; sm_90 allows 2048 (CUDA C++ Programming
   // Guide, compute capabilities table), the value the runner reads from the device.
   limits.max_threads_per_sm = dev.value("max_threads_per_sm", 2048);
   limits.memcpy_gbps = run.at("ceilings").at("memcpy_d2d").at("gbps").get<double>();
@@ -116,21 +131,47 @@ TEST(CoalescingTime, StoredH200FullRunWithin15Percent) {
     pt.bound = t.bound;
     points.push_back(pt);
   }
-  // 70 coalescing points (5 sizes x 7 strides x 2 variants), 48 misalignment (3 x 8 x 2).
-  ASSERT_EQ(points.size(), 118u);
   std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) {
     return std::abs(std::log(a.ratio)) > std::abs(std::log(b.ratio));
   });
-  std::printf("worst points (measured / predicted):\n");
-  for (std::size_t i = 0; i < 10; ++i) {
+  std::printf("%s, worst points (measured / predicted):\n", file.c_str());
+  for (std::size_t i = 0; i < 8 && i < points.size(); ++i) {
     const Point& p = points[i];
     std::printf("  %-50s %.4f ms / %.4f ms = %.3f  (%s)\n", p.name.c_str(), p.measured, p.predicted,
                 p.ratio, std::string(to_string(p.bound)).c_str());
   }
+  return points;
+}
+
+int within(const std::vector<Point>& points, double tolerance) {
+  int n = 0;
+  for (const Point& p : points) n += std::abs(p.ratio - 1) <= tolerance ? 1 : 0;
+  return n;
+}
+
+// The run the constants were fitted to (docs/coalescing.md, "Fitted and held out"): every point
+// within 15% (issue 13's bar).
+TEST(CoalescingTime, FittedRunH200_11_29Within15Percent) {
+  const std::vector<Point> points = stored_points("h200-2026-11-29-full.json");
+  // 70 coalescing points (5 sizes x 7 strides x 2 variants), 48 misalignment (3 x 8 x 2).
+  ASSERT_EQ(points.size(), 118u);
   for (const Point& p : points) {
     EXPECT_GE(p.ratio, 0.85) << p.name;
     EXPECT_LE(p.ratio, 1.15) << p.name;
   }
+}
+
+// Held out (issue 19 #6): the 12-01 run at 488fbef, which no constant was fitted to. With the
+// chunk term 112 of 118 points lie within 15% (the step factor it replaced: 111, worst 1.20x at
+// 16-byte elements, stride 64); the six misses are strided_read with lanes >= 256 B apart at
+// 1.17-1.19x, where this run's DRAM-bound points are 5-8% slower than the 11-29 run's at the same
+// point, the 64-B-spaced ones included (docs/coalescing.md). Fails if the model gets worse on it.
+TEST(CoalescingTime, HeldOutRunH200_12_01) {
+  const std::vector<Point> points = stored_points("h200-2026-12-01-coalescing.json");
+  ASSERT_EQ(points.size(), 118u);
+  EXPECT_GE(within(points, 0.15), 112);
+  EXPECT_GE(within(points, 0.20), 118);
+  EXPECT_LE(std::abs(std::log(points.front().ratio)), std::log(1.19)) << points.front().name;
 }
 
 }  // namespace

@@ -1,7 +1,12 @@
 // The course's claims and their verdicts (`memlab claims`, GET /api/claims, or the report's
 // inlined "claims" of a run). Pure data logic here; the DOM is in pages/claims.ts.
 
-export type Verdict = "holds" | "holds with a different number" | "does not hold" | "no record";
+export type Verdict =
+  | "holds"
+  | "holds with a different number"
+  | "does not hold"
+  | "no record"
+  | "not testable here";
 
 export interface Claim {
   id: string;
@@ -11,10 +16,14 @@ export interface Claim {
   quote: string;
   test: string;
   rule: string;
+  /** The claim's precondition ("one copy engine"); "" when it has none. */
+  condition?: string;
   verdict?: Verdict;
   number?: number;
   measured?: string;
   evidence?: string;
+  /** "not testable here": what this device has instead ("3 copy engines"). */
+  reason?: string;
 }
 
 export interface Counts {
@@ -22,6 +31,8 @@ export interface Counts {
   holds_different: number;
   does_not_hold: number;
   no_record: number;
+  /** Claims whose precondition this device does not meet (absent in runs before issue 19). */
+  not_testable?: number;
 }
 
 export interface ClaimsJson {
@@ -40,6 +51,7 @@ const VERDICT_KEYS: Record<string, string> = {
   "holds with a different number": "different",
   "does not hold": "fails",
   "no record": "norecord",
+  "not testable here": "untestable",
 };
 
 /** A short key of a verdict for CSS classes and i18n ("claims.verdict.<key>"); "none" without. */
@@ -66,6 +78,8 @@ export function parseClaims(data: unknown): ClaimsJson {
       number: typeof c.number === "number" ? c.number : undefined,
       measured: typeof c.measured === "string" ? c.measured : undefined,
       evidence: typeof c.evidence === "string" ? c.evidence : undefined,
+      condition: typeof c.condition === "string" && c.condition ? c.condition : undefined,
+      reason: typeof c.reason === "string" && c.reason ? c.reason : undefined,
     }));
   return {
     claims,
@@ -79,12 +93,19 @@ export function parseClaims(data: unknown): ClaimsJson {
 /** Verdict counts of the claims that have one (undefined when none has: the list without a run). */
 export function countVerdicts(claims: Claim[]): Counts | undefined {
   if (!claims.some((c) => c.verdict)) return undefined;
-  const n: Counts = { holds: 0, holds_different: 0, does_not_hold: 0, no_record: 0 };
+  const n: Counts = {
+    holds: 0,
+    holds_different: 0,
+    does_not_hold: 0,
+    no_record: 0,
+    not_testable: 0,
+  };
   for (const c of claims) {
     const k = verdictKey(c.verdict);
     if (k === "holds") n.holds++;
     else if (k === "different") n.holds_different++;
     else if (k === "fails") n.does_not_hold++;
+    else if (k === "untestable") n.not_testable = (n.not_testable ?? 0) + 1;
     else n.no_record++;
   }
   return n;

@@ -112,6 +112,35 @@ describe("claims", () => {
     expect(groupByPage(d).map(([p]) => p)).toEqual([""]);
   });
 
+  it("a claim whose precondition this GPU lacks is 'not testable here', with its reason", () => {
+    const d = parseClaims({
+      claims: [
+        {
+          id: "one_copy_engine",
+          quote: "depth-first blocks",
+          page: "streams",
+          condition: "one copy engine (the device's asyncEngineCount == 1)",
+          verdict: "not testable here",
+          reason: "3 copy engines",
+          measured: "0.874x",
+        },
+        { id: "b", quote: "q", verdict: "holds" },
+      ],
+    });
+    expect(verdictKey("not testable here")).toBe("untestable");
+    const c = d.claims[0]!;
+    expect(c.reason).toBe("3 copy engines");
+    expect(c.condition).toContain("one copy engine");
+    expect(d.claims[1]!.condition).toBeUndefined();
+    expect(d.counts).toEqual({
+      holds: 1,
+      holds_different: 0,
+      does_not_hold: 0,
+      no_record: 0,
+      not_testable: 1,
+    });
+  });
+
   it("without a run: claims without verdicts and no counts", () => {
     const d = parseClaims({ claims: [{ id: "a", quote: "q", page: "sync" }], plan: "plan:" });
     expect(d.counts).toBeUndefined();

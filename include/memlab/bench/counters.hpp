@@ -93,7 +93,17 @@ struct CounterRecord {
   std::optional<double> dram_ratio;
   std::optional<double> sectors_ratio;
   std::optional<double> wavefronts_ratio;
+  // Which view the record's bytes are judged in (issue 19 #7, set_counter_view): "dram" (the
+  // working set exceeds the L2: DRAM bytes against the model), "l2" (it fits: the L2 may serve the
+  // repeats, so DRAM bytes are shown but not compared; sectors per request compare the traffic
+  // between L1 and L2 against the model), "" (not set).
+  std::string view;
+  std::string view_reason;
 };
+
+// Sets `c.view` from the record's working set and the device's L2: in the L2 view the DRAM ratio
+// is dropped (a 32 MiB working set in a 60 MiB L2 read 0.51x the model's DRAM bytes on the H200).
+void set_counter_view(CounterRecord& c, double working_set_bytes, double l2_bytes);
 
 // Builds the record from the collected values (`values[i]` belongs to `counters[i]`; sizes must
 // match, else std::logic_error). NaN or negative values are kept out of the derived figures.

@@ -10,6 +10,7 @@
 #include "hierarchy/kernels.cuh"
 #include "hierarchy/reference.hpp"
 #include "memlab/bench/experiment.hpp"
+#include "memlab/claims/claims.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/fill.hpp"
@@ -172,14 +173,34 @@ void validate(const Params& p) {
   }
 }
 
+// The findings hook (docs/lessons-json.md): the latency levels detected from the chase_ca curve
+// (level.L1, level.L2, level.L2_far, level.HBM, level.TLB where one shows: plateaus flat within
+// 3%, claims::detect_levels) and the other chains' latencies (latency.chase_shared,
+// latency.chase_register, latency.atomic_chain, latency.chase_host). Host-only.
+std::vector<bench::Finding> findings(const nlohmann::json& records, const nlohmann::json& context) {
+  const nlohmann::json run = {{"context", context}, {"records", records}};
+  std::vector<bench::Finding> out;
+  for (const nlohmann::json& f : claims::hierarchy_findings(run)) {
+    out.push_back({f.at("key").get<std::string>(), f.at("label").get<std::string>(),
+                   f.at("value").get<double>(), f.at("unit").get<std::string>(),
+                   f.at("x_from").get<double>(), f.at("x_to").get<double>()});
+  }
+  return out;
+}
+
 bench::Experiment make() {
   bench::ExperimentBuilder<State> b(
       "hierarchy", "Latency (pointer chase) and read bandwidth of every level vs working set");
   b.bytes_convention(
        "chases: none (latency: cycles_per_load, ns_per_load); read_ca: blocks x window x reps; "
        "read_cg: window x reps")
-      .int_axis("ws",
-                {"16384", "131072", "1048576", "8388608", "33554432", "134217728", "1073741824"},
+      // Dense enough that every level is a plateau of >= 2 working sets (claims::detect_levels:
+      // flat within 3%): L1 16-128 KiB, L2 512 KiB-8 MiB, the L2's far partition 16-32 MiB, HBM
+      // 512 MiB-2 GiB on the H200; 256 KiB, 48-256 MiB are the transitions between them.
+      .int_axis("ws", {"16384",     "32768",     "65536",     "131072",     "262144",
+                       "524288",    "1048576",   "2097152",   "4194304",    "8388608",
+                       "16777216",  "25165824",  "33554432",  "50331648",   "67108864",
+                       "134217728", "268435456", "536870912", "1073741824", "2147483648"},
                 {"16384", "1048576", "33554432", "268435456"}, 64, std::int64_t{1} << 34,
                 "working set in bytes (long sweep: -a ws=4096,8192,...,4294967296)")
       .int_axis("line", {"128"}, {"128"}, 4, 4096, "bytes between two chained words")
@@ -240,6 +261,7 @@ bench::Experiment make() {
     }
   }
   b.baseline("chase_ca");
+  b.findings(findings);
   b.plot({.id = "latency",
           .kind = bench::PlotKind::Curve,
           .title = "Load latency against the working set",

@@ -45,6 +45,7 @@ function claimRow(c: Claim): HTMLElement {
       "td",
       {},
       verdictBadge(c),
+      c.reason ? h("div", { class: "claim-reason muted small" }, c.reason) : null,
       c.measured ? h("div", { class: "claim-measured" }, c.measured) : null,
     ),
     h(
@@ -53,6 +54,7 @@ function claimRow(c: Claim): HTMLElement {
       h("div", {}, c.test),
       c.evidence ? h("div", { class: "claim-evidence muted" }, c.evidence) : null,
       h("div", { class: "muted" }, t("claims.rule"), " ", c.rule),
+      c.condition ? h("div", { class: "muted" }, t("claims.condition"), " ", c.condition) : null,
     ),
   );
 }
@@ -88,6 +90,7 @@ function summary(data: ClaimsJson): HTMLElement {
       different: c.holds_different,
       fails: c.does_not_hold,
       none: c.no_record,
+      untestable: c.not_testable ?? 0,
     }),
   );
 }
