@@ -244,6 +244,62 @@ void add_memory_claims(std::vector<Claim>& c) {
        },
        "",
        nullptr});
+  // Found re-reading the seeds line by line (issue 19 #9).
+  const Point e4 = {{"elem", "4"}, {"offset", "0"}};
+  Point e4s8 = e4, e4s1 = e4, e4s32 = e4;
+  e4s8["stride"] = "8";
+  e4s1["stride"] = "1";
+  e4s32["stride"] = "32";
+  c.push_back(
+      {"sector_32b_waste",
+       k001 + "111",
+       "Bei grossem Stride holt die Hardware ganze 32-Byte-Sektoren, obwohl nur 4 Byte davon "
+       "gebraucht werden",
+       "coalescing strided_read, 4-byte elements: time at stride 8 (32 B apart) / stride 1",
+       "6.8..9.2x (32 B fetched per 4 useful, +-15%): holds; > 1: the factor",
+       {need("coalescing", {"strided_read"},
+             {{"elem", {"4"}}, {"stride", {"1", "8", "32"}}, {"offset", {"0"}}})},
+       [=](const Records& rs) {
+         return time_ratio(rs, "coalescing", "strided_read", e4s8, "strided_read", e4s1, 6.8, 9.2);
+       },
+       "",
+       nullptr});
+  c.push_back({"strided_below_peak",
+               k002 + "22",
+               "stridierte Kernel liegen deutlich darunter",
+               "coalescing strided_read, 4-byte elements, stride 32: % of the theoretical peak",
+               "< 35% of peak (half the 70% of coalesced kernels): holds; otherwise does not hold",
+               {need("coalescing", {"strided_read"},
+                     {{"elem", {"4"}}, {"stride", {"1", "8", "32"}}, {"offset", {"0"}}})},
+               [=](const Records& rs) {
+                 const Json* r = rs.find("coalescing", "strided_read", e4s32);
+                 if (r == nullptr) return missing("coalescing strided_read elem=4 stride=32");
+                 return judge(r->value("pct_peak_bandwidth", NAN), 0, 35, 1e9, "% of peak",
+                              label(*r));
+               },
+               "",
+               nullptr});
+  c.push_back(
+      {"global_same_address_32",
+       k000 + "222",
+       "Global Memory: 32 Threads x gleiche Adresse = 32 separate Anfragen",
+       "constant_memory global mode=throughput: cycles at distinct=32 / distinct=1 (32 lines "
+       "against one address per warp load)",
+       "<= 1.5x (one address as dear as 32): holds; more: does not hold (one request serves the "
+       "warp)",
+       {need("constant_memory", {"global"}, {{"distinct", {"1", "32"}}, {"mode", {"throughput"}}})},
+       [](const Records& rs) {
+         const Json* a =
+             rs.find("constant_memory", "global", {{"distinct", "32"}, {"mode", "throughput"}});
+         const Json* b =
+             rs.find("constant_memory", "global", {{"distinct", "1"}, {"mode", "throughput"}});
+         if (a == nullptr || b == nullptr) return missing("constant_memory global throughput");
+         const double x = figure(*a, "cycles_per_load"), y = figure(*b, "cycles_per_load");
+         return judge(x / y, 0, 1.5, 1e9, "x",
+                      fmt::format("distinct=32: {:.4g} cycles, distinct=1: {:.4g}", x, y));
+       },
+       "",
+       nullptr});
 }
 
 void add_device_claims(std::vector<Claim>& c) {

@@ -226,6 +226,22 @@ TEST(Claims, Seed003OnTheH200Run) {
   EXPECT_EQ(v.at("shared_vs_global").verdict, Verdict::Holds);  // 1 GiB > 60 MiB L2
 }
 
+// Issue 19 #9, found re-reading seeds 000-002: sectors, strided kernels far below the peak, and a
+// false one (a warp's same-address global loads are one request, not 32).
+TEST(Claims, SeedsRereadOnTheH200Run) {
+  std::ifstream f(std::string(MEMLAB_SOURCE_DIR) +
+                  "/docs/results/h200-2026-12-01-claims-records.json");
+  std::ifstream g(std::string(MEMLAB_SOURCE_DIR) + "/docs/results/h200-2026-12-01-coalescing.json");
+  ASSERT_TRUE(f.good() && g.good());
+  const auto v = verdicts(Json::parse(f));
+  EXPECT_EQ(v.at("global_same_address_32").verdict, Verdict::DoesNotHold);
+  EXPECT_NEAR(v.at("global_same_address_32").number, 588.04 / 59.49, 0.05);
+  const auto c = verdicts(Json::parse(g));
+  EXPECT_EQ(c.at("sector_32b_waste").verdict, Verdict::Holds);  // 7.5x
+  EXPECT_NEAR(c.at("sector_32b_waste").number, 0.4949 / 0.0660, 0.05);
+  EXPECT_EQ(c.at("strided_below_peak").verdict, Verdict::Holds);  // 4.7% of peak
+}
+
 TEST(Claims, EventQuantumWithoutACommonMultipleDoesNotHold) {
   Json a = record("events", "kernel", Json::object(), 1.0);
   a["timing"] = "warm";

@@ -28,8 +28,9 @@ namespace memlab::model {
 // ---- Constants and their sources (docs/coalescing.md lists them with the fit)
 // Loaded DRAM latency in SM cycles, FITTED to the H200 full run (docs/results/h200-2026-11-29-
 // full.json, all 128 coalescing and misalignment points, smallest worst error). 1050 cycles =
-// 530 ns at 1980 MHz: above the L2 hit (290 cycles) and below the pointer chase that misses L2
-// and the TLB (2900 cycles) that the hierarchy lesson measured (docs/hierarchy.md).
+// 530 ns at 1980 MHz: above the L2 hit (290 cycles) and above the unloaded HBM latency (646-678
+// cycles beyond 512 MiB, the 12-01 sweep in docs/hierarchy.md): the queues of a loaded memory
+// system. (The ~2900 cycles this comment used to quote came from a doc table no stored run holds.)
 inline constexpr double kLoadedLatencyCycles = 1050.0;
 // Cycles a one-element-per-thread grid loses per block between the last load's return and the
 // next block's first load (the store, retiring the block, launching the next), FITTED as above.
