@@ -63,20 +63,25 @@ std::string plural(long n, const char* one, const char* many) {
 
 std::string claims_line(const json& counts) {
   if (!counts.is_object()) return "";
-  static const std::pair<const char*, const char*> words[] = {
-      {"holds", "hold"},
-      {"holds_different", "hold with another number"},
-      {"does_not_hold", "do not hold"},
-      {"not_testable", "not testable here"},
-      {"no_record", "without a record"}};
+  struct Word {
+    const char* key;
+    const char* one;
+    const char* many;
+  };
+  static const Word words[] = {
+      {"holds", "holds", "hold"},
+      {"holds_different", "holds with another number", "hold with another number"},
+      {"does_not_hold", "does not hold", "do not hold"},
+      {"not_testable", "not testable here", "not testable here"},
+      {"no_record", "without a record", "without a record"}};
   std::string out;
-  for (const auto& [key, word] : words) {
-    const long n = static_cast<long>(number(counts, key));
-    if (n > 0) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", n, word);
+  for (const Word& w : words) {
+    const long n = static_cast<long>(number(counts, w.key));
+    if (n > 0) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", n, n == 1 ? w.one : w.many);
   }
   for (const auto& [key, value] : counts.items()) {  // a verdict this build does not know yet
     const bool known = std::any_of(std::begin(words), std::end(words),
-                                   [&](const auto& w) { return key == w.first; });
+                                   [&](const Word& w) { return key == w.key; });
     if (!known && value.is_number() && value.get<double>() > 0) {
       std::string word = key;
       std::replace(word.begin(), word.end(), '_', ' ');
