@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
   int exit_code = memlab::kExitOk;
   memlab::cli::add_info_command(app, exit_code);
   memlab::cli::add_list_command(app, exit_code);
-  memlab::cli::add_run_command(app, exit_code, command_line);
+  memlab::cli::add_run_command(app, exit_code, command_line, memlab::cli::html_report_writer());
+  memlab::cli::add_summary_command(app, exit_code);
   memlab::cli::add_model_command(app, exit_code);
   memlab::cli::add_compare_command(app, exit_code);
   memlab::cli::add_claims_command(app, exit_code);

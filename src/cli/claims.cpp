@@ -15,6 +15,7 @@
 #include "memlab/cli/commands.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/device.hpp"
+#include "memlab/report/output_file.hpp"
 #include "memlab/report/report.hpp"
 #include "memlab/version.hpp"
 
@@ -74,7 +75,33 @@ nlohmann::json read_run(const std::string& path) {
   }
 }
 
-nlohmann::json measure(const ClaimsArgs& a, int& exit_code) {
+// The output files, opened before any work (a bad path is a usage error, exit 2, at once).
+struct ClaimsOutputs {
+  report::OutputFile json, run_json;
+};
+
+ClaimsOutputs open_outputs(const ClaimsArgs& a, const std::set<std::string>& given) {
+  const std::pair<const std::string*, const char*> options[] = {{&a.json, "--json"},
+                                                                {&a.run_json, "--run-json"}};
+  for (const auto& [path, option] : options) {
+    if (given.count(option) != 0 && path->empty()) {
+      throw UsageError(fmt::format("{}: '' is not a file name; accepted: a writable path", option));
+    }
+  }
+  if (!a.json.empty() && a.json == a.run_json) {
+    throw UsageError(
+        fmt::format("--run-json: '{}' is also the --json file; accepted: another file", a.json));
+  }
+  if (!a.run_json.empty() && !a.from.empty()) {
+    throw UsageError("--run-json: with --from nothing is measured; drop one of the two");
+  }
+  ClaimsOutputs out;
+  if (!a.json.empty()) out.json = report::OutputFile(a.json, "--json");
+  if (!a.run_json.empty()) out.run_json = report::OutputFile(a.run_json, "--run-json");
+  return out;
+}
+
+nlohmann::json measure(ClaimsOutputs& out, int& exit_code) {
   const bench::Plan plan = claim_plan();
   std::string why;
   if (device_count_or_zero(&why) == 0) {
@@ -92,27 +119,20 @@ nlohmann::json measure(const ClaimsArgs& a, int& exit_code) {
   });
   if (report.any_failed()) exit_code = kExitVerificationFailed;
   const std::string text = report::render_json(report);
-  if (!a.run_json.empty()) {
-    std::ofstream f(a.run_json);
-    f << text;
-    if (!f) throw UsageError(fmt::format("--run-json: cannot write '{}'", a.run_json));
-  }
+  if (out.run_json.is_open()) out.run_json.write(text);
   return nlohmann::json::parse(text);
 }
 
-int claims_command(const ClaimsArgs& a) {
+int claims_command(const ClaimsArgs& a, const std::set<std::string>& given) {
   int exit_code = kExitOk;
-  const nlohmann::json run = a.from.empty() ? measure(a, exit_code) : read_run(a.from);
+  ClaimsOutputs out = open_outputs(a, given);
+  const nlohmann::json run = a.from.empty() ? measure(out, exit_code) : read_run(a.from);
   if (run.is_null()) return exit_code;
   const auto results = claims::evaluate(run);
   const auto levels = claims::levels_of(run);
   const nlohmann::json ctx = run.contains("context") ? run["context"] : nlohmann::json::object();
   std::cout << claims::render_table(results, levels, ctx);
-  if (!a.json.empty()) {
-    std::ofstream f(a.json);
-    f << claims::evaluate_json(run).dump(2) << "\n";
-    if (!f) throw UsageError(fmt::format("--json: cannot write '{}'", a.json));
-  }
+  if (out.json.is_open()) out.json.write(claims::evaluate_json(run).dump(2) + "\n");
   return exit_code;
 }
 
@@ -125,7 +145,11 @@ void add_claims_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--json", args->json, "Write the verdicts as JSON to this file");
   cmd->add_option("--from", args->from, "Evaluate an existing run (memlab run --json) instead");
   cmd->add_option("--run-json", args->run_json, "Also write the measured run as JSON here");
-  cmd->callback([args, &exit_code] { exit_code = claims_command(*args); });
+  auto given = std::make_shared<std::set<std::string>>();
+  for (const char* name : {"--json", "--run-json"}) {
+    cmd->get_option(name)->each([given, name](const std::string&) { given->insert(name); });
+  }
+  cmd->callback([args, given, &exit_code] { exit_code = claims_command(*args, *given); });
 }
 
 }  // namespace memlab::cli

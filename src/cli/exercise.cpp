@@ -12,6 +12,7 @@
 #include "memlab/cli/commands.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/exercise/engine.hpp"
+#include "memlab/report/output_file.hpp"
 
 namespace memlab::cli {
 namespace {
@@ -22,6 +23,7 @@ namespace ex = memlab::exercise;
 struct Args {
   std::string name, file, output, json_file, answers, lang = "en";
   bool sanitize = false, json_stdout = false, no_measure = false;
+  bool json_given = false;  // --json '' is an error, not "no file"
   double timeout = 10;
 };
 
@@ -69,13 +71,19 @@ void start(const Args& a) {
   if (access(out.c_str(), F_OK) == 0) {
     throw UsageError(fmt::format("-o: {} exists; choose another file or delete it", out));
   }
-  std::ofstream f(out);
-  if (!(f << e.starter)) throw UsageError(fmt::format("-o: cannot write {}", out));
+  report::OutputFile f(out, "-o");
+  f.write(e.starter);
   std::cerr << fmt::format("wrote {}; then: memlab exercise check {} {}\n", out, e.name, out);
 }
 
 int check(const Args& a) {
   const ex::Exercise& e = ex::get(a.name);
+  if (a.json_given && a.json_file.empty()) {
+    throw UsageError("--json: '' is not a file name; accepted: a writable path");
+  }
+  // Before the compile and the GPU: a bad --json path fails at once.
+  report::OutputFile json_out;
+  if (!a.json_file.empty()) json_out = report::OutputFile(a.json_file, "--json");
   const std::string source = read_file(a.file, "FILE");
   ex::CheckOptions o;
   const auto slash = a.file.find_last_of('/');
@@ -84,10 +92,7 @@ int check(const Args& a) {
   o.measure = !a.no_measure;
   o.kernel_timeout_s = a.timeout;
   const ex::CheckResult r = ex::check(e.name, source, o);
-  if (!a.json_file.empty()) {
-    std::ofstream f(a.json_file);
-    if (!(f << r.json.dump(2) << "\n")) throw UsageError("--json: cannot write " + a.json_file);
-  }
+  if (json_out.is_open()) json_out.write(r.json.dump(2) + "\n");
   if (a.json_stdout) {
     std::cout << r.json.dump(2) << "\n";
   } else {
@@ -169,7 +174,8 @@ void add_exercise_command(CLI::App& app, int& exit_code) {
   auto* c = cmd->add_subcommand("check", "compile, verify at every test point, time, judge");
   c->add_option("NAME", a->name, "exercise")->required();
   c->add_option("FILE", a->file, "your kernel file (.cu, at most 64 KiB)")->required();
-  c->add_option("--json", a->json_file, "also write the result as JSON to this file");
+  c->add_option("--json", a->json_file, "also write the result as JSON to this file")
+      ->each([a](const std::string&) { a->json_given = true; });
   c->add_flag("--json-stdout", a->json_stdout, "print the JSON result instead of the text");
   c->add_flag("--sanitize", a->sanitize, "run the worker under compute-sanitizer (no timing)");
   c->add_flag("--verify-only", a->no_measure, "check the results, time nothing");

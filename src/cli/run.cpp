@@ -1,11 +1,13 @@
 // `memlab run`: argument parsing and printing. Planning, validation and execution live in
 // bench/plan.hpp (shared with the server and the exercise engine); the output files are created
-// before any GPU work so that a bad path fails at once.
+// before any GPU work so that a bad path fails at once. The run ends with its one-screen summary
+// (report/headline.hpp); the per-point tables only with --tables.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <set>
 #include <utility>
@@ -17,10 +19,12 @@
 #include "memlab/cli/commands.hpp"
 #include "memlab/cli/mpi.hpp"
 #include "memlab/cli/non_empty.hpp"
+#include "memlab/cli/progress.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/cupti.hpp"
 #include "memlab/cuda/device.hpp"
 #include "memlab/report/fleet.hpp"
+#include "memlab/report/headline.hpp"
 #include "memlab/report/lessons.hpp"
 #include "memlab/report/output_file.hpp"
 #include "memlab/report/report.hpp"
@@ -36,7 +40,8 @@ struct RunArgs {
   bool warm = false;
   bool verify_only = false;
   bool variants_given = false;  // -v '' is an error, not "all variants"
-  std::string json, csv, md;
+  std::string json, csv, md, report;
+  bool tables = false;          // --tables: the per-point tables on stdout before the summary
   std::set<std::string> given;  // output options given on the command line (even as '')
   std::string seed;
   bool seed_given = false;  // --seed '' is an error, not "a random seed"
@@ -83,20 +88,19 @@ bench::RunRequest to_request(const RunArgs& a) {
 }
 
 struct Outputs {
-  report::OutputFile json, csv, md;
+  report::OutputFile json, csv, md, report;
 };
 
 // Creates the output files now, before any GPU work: a bad path fails at once (exit 2).
 Outputs open_outputs(const RunArgs& a) {
-  for (const char* option : {"--json", "--csv", "--md"}) {
-    const std::string& path = option[2] == 'j' ? a.json : (option[2] == 'c' ? a.csv : a.md);
-    if (a.given.count(option) != 0 && path.empty()) {
+  const std::pair<const std::string*, const char*> all[] = {
+      {&a.json, "--json"}, {&a.csv, "--csv"}, {&a.md, "--md"}, {&a.report, "--report"}};
+  for (const auto& [path, option] : all) {
+    if (a.given.count(option) != 0 && path->empty()) {
       throw UsageError(fmt::format("{}: '' is not a file name; accepted: a writable path", option));
     }
   }
-  const std::pair<const std::string*, const char*> all[] = {
-      {&a.json, "--json"}, {&a.csv, "--csv"}, {&a.md, "--md"}};
-  for (std::size_t i = 0; i < 3; ++i) {
+  for (std::size_t i = 0; i < std::size(all); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       if (!all[i].first->empty() && *all[i].first == *all[j].first) {
         throw UsageError(fmt::format("{}: '{}' is also the {} file; accepted: another file",
@@ -108,11 +112,40 @@ Outputs open_outputs(const RunArgs& a) {
   if (!a.json.empty()) out.json = report::OutputFile(a.json, "--json");
   if (!a.csv.empty()) out.csv = report::OutputFile(a.csv, "--csv");
   if (!a.md.empty()) out.md = report::OutputFile(a.md, "--md");
+  if (!a.report.empty()) out.report = report::OutputFile(a.report, "--report");
   return out;
 }
 
-int run(const RunArgs& a, const std::string& command_line) {
+// The end of every run: the summary of its JSON, naming the files written.
+void print_summary(const std::string& json_text, const Outputs& outputs, const RunArgs& a) {
+  nlohmann::json summary = report::run_summary(nlohmann::json::parse(json_text));
+  const std::pair<const report::OutputFile*, const char*> files[] = {{&outputs.json, "JSON"},
+                                                                     {&outputs.report, "report"},
+                                                                     {&outputs.md, "markdown"},
+                                                                     {&outputs.csv, "CSV"}};
+  for (const auto& [file, what] : files) {
+    if (!file->path().empty())
+      summary["outputs"].push_back({{"what", what}, {"path", file->path()}});
+  }
+  report::SummaryTextOptions o;
+  o.run_path = a.json.empty() ? "RUN.json" : a.json;
+  std::cout << (a.tables ? "\n" : "") << report::render_summary(summary, o);
+}
+
+int run(const RunArgs& a, const std::string& command_line, const HtmlReportFn& html_report) {
   adopt_worker_environment();  // a child of --devices: its rank among the workers
+  if (!a.report.empty() || a.given.count("--report") != 0) {
+    if (!html_report) {
+      throw UsageError(
+          "--report: built without the web lab (MEMLAB_WEB=OFF); write --json F and run memlab "
+          "report F with a build that has it");
+    }
+    if (a.devices_given || mpi::launched_by_mpirun()) {
+      throw UsageError(fmt::format(
+          "--report: {} writes the merged run as --json only; then memlab report F.json -o {}",
+          a.devices_given ? "--devices" : "mpirun", a.report.empty() ? "F.html" : a.report));
+    }
+  }
   if (a.devices_given) {
     report::parse_devices(a.devices, -1);  // syntax first: '' and '0,0' need no GPU
     if (a.device_given) {
@@ -173,18 +206,16 @@ int run(const RunArgs& a, const std::string& command_line) {
   options.command_line = command_line;
   options.on_counters_unavailable = say_counters;
   options.on_start = [&](const bench::Context& c) {
+    if (!a.tables) return;  // the summary names the device, the clocks and the seed
     std::cout << report::render_device(c.device, &c);
     std::cout << fmt::format(
         "seed {}; L2 {}; GB/s count useful bytes (each input read once, each "
         "output written once)\n",
         c.seed, a.warm ? "warm (not flushed)" : "flushed before every sample");
   };
+  ProgressLine line(a.verify_only ? 1 : a.repeat);
   bench::ProgressFn progress;
-  if (tty_err) {
-    progress = [](const bench::ProgressEvent& e) {
-      std::cerr << "\r\x1b[K[memlab] " << bench::format_progress(e) << std::flush;
-    };
-  }
+  if (tty_err) progress = [&line](const bench::ProgressEvent& e) { line.print(e); };
   bench::RunReport report = bench::execute(plan, options, progress);
   if (a.repeat > 1 && !a.verify_only && !report.cancelled) {
     std::vector<std::vector<bench::Record>> others;
@@ -192,17 +223,25 @@ int run(const RunArgs& a, const std::string& command_line) {
     bench::Plan again = plan;
     again.counters = false;  // counters once: they do not vary from run to run like times do
     for (int k = 1; k < a.repeat; ++k) {
+      line.next_pass();
       others.push_back(bench::execute(again, options, progress).records);
     }
     bench::attach_repeats(report.records, others);
   }
-  if (tty_err) std::cerr << "\r\x1b[K" << std::flush;
-  std::cout << report::render_table(report, tty_out);
-  if (outputs.json.is_open()) outputs.json.write(report::render_run_json(report));
+  if (tty_err) ProgressLine::clear();
+  if (a.tables) std::cout << report::render_table(report, tty_out);
+  const std::string json = report::render_run_json(report);
+  if (outputs.json.is_open()) outputs.json.write(json);
   if (outputs.csv.is_open()) outputs.csv.write(report::render_csv(report));
   if (outputs.md.is_open()) outputs.md.write(report::render_markdown(report));
+  if (outputs.report.is_open()) {
+    const std::string name = a.json.empty() ? "run" : std::filesystem::path(a.json).stem().string();
+    outputs.report.write(html_report({{name, nlohmann::json::parse(json)}}));
+  }
+  print_summary(json, outputs, a);
   if (report.any_failed()) {
-    std::cerr << "memlab: verification failed for at least one variant (see 'check' above)\n";
+    std::cerr << "memlab: verification failed for at least one variant (see FAILED above"
+              << (a.tables ? "" : "; --tables for every check") << ")\n";
     return kExitVerificationFailed;
   }
   return kExitOk;
@@ -210,7 +249,8 @@ int run(const RunArgs& a, const std::string& command_line) {
 
 }  // namespace
 
-void add_run_command(CLI::App& app, int& exit_code, const std::string& command_line) {
+void add_run_command(CLI::App& app, int& exit_code, const std::string& command_line,
+                     HtmlReportFn html_report) {
   auto args = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "Verify and time experiments (default: the default suite)");
   cmd->add_option("experiments", args->experiments, "Experiments to run (see `memlab list`)");
@@ -225,7 +265,11 @@ void add_run_command(CLI::App& app, int& exit_code, const std::string& command_l
   cmd->add_option("--json", args->json, "Write the results as JSON to this file");
   cmd->add_option("--csv", args->csv, "Write the results as CSV to this file");
   cmd->add_option("--md", args->md, "Write the results as markdown to this file");
-  for (const char* name : {"--json", "--csv", "--md"}) {
+  cmd->add_option("--report", args->report,
+                  "Write the self-contained HTML report of the run to this file (memlab report)");
+  cmd->add_flag("--tables", args->tables,
+                "Print the device and every point's table (stdout) before the summary");
+  for (const char* name : {"--json", "--csv", "--md", "--report"}) {
     cmd->get_option(name)->each([args, name](const std::string&) { args->given.insert(name); });
   }
   cmd->add_option("--seed", args->seed, "Seed of the random inputs (default: random, reported)")
@@ -249,7 +293,9 @@ void add_run_command(CLI::App& app, int& exit_code, const std::string& command_l
   for (const char* name : {"--min-samples", "--noise", "--budget", "--repeat", "--device"}) {
     cmd->get_option(name)->check(non_empty());
   }
-  cmd->callback([args, &exit_code, command_line] { exit_code = run(*args, command_line); });
+  cmd->callback([args, &exit_code, command_line, html_report] {
+    exit_code = run(*args, command_line, html_report);
+  });
 }
 
 }  // namespace memlab::cli

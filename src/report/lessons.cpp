@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "memlab/report/headline.hpp"
 #include "memlab/report/run_json.hpp"
 
 namespace memlab::report {
@@ -116,8 +117,7 @@ json lessons_json(const json& run) {
       lesson["findings"] = json::array();
       lesson["findings_error"] = ex.what();
     }
-    // headline: branch `cli` adds the one call here (docs/lessons-json.md "Headline"):
-    //   lesson["headline"] = lesson_headline(*e, mine, context);
+    lesson["headline"] = lesson_headline(run, name, e->baseline, e->vendor);
     lessons[name] = std::move(lesson);
   }
   return lessons;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,6 +23,7 @@ OutputFile::OutputFile(std::string path, std::string option)
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd_ >= 0) {
     created_ = true;
+    check_space();
     return;
   }
   if (errno == EEXIST) {
@@ -33,6 +35,24 @@ OutputFile::OutputFile(std::string path, std::string option)
     throw UsageError(
         fmt::format("{}: cannot open '{}' for writing ({})", option_, path_, std::strerror(errno)));
   }
+  check_space();
+}
+
+// A full disk fails now, not after the run: a write of no bytes reports it for a device such as
+// /dev/full; an empty regular file on a file system without a free block will not take the text.
+void OutputFile::check_space() {
+  int error = 0;
+  if (::write(fd_, "", 0) < 0) error = errno;
+  struct stat st {};
+  struct statvfs fs {};
+  if (error == 0 && ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0 &&
+      ::fstatvfs(fd_, &fs) == 0 && fs.f_blocks > 0) {
+    const auto free_blocks = ::geteuid() == 0 ? fs.f_bfree : fs.f_bavail;  // root: the reserve too
+    if (free_blocks == 0) error = ENOSPC;
+  }
+  if (error == 0) return;
+  close_and_maybe_remove();
+  throw UsageError(fmt::format("{}: cannot write '{}' ({})", option_, path_, std::strerror(error)));
 }
 
 OutputFile::~OutputFile() {
@@ -74,7 +94,10 @@ void OutputFile::write(const std::string& text) {
     errno = EBADF;
     fail();
   }
-  if (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0) fail();
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) fail();
+  // A regular file is replaced; a device (/dev/null, /dev/stdout) cannot be truncated.
+  if (S_ISREG(st.st_mode) && (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0)) fail();
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);

@@ -22,6 +22,10 @@ Cells experiment_cells(const std::vector<const bench::Record*>& records);
 // "cudaMemcpy n=1024 op=scale: skipped: does not apply at this point", one per skipped record.
 std::vector<std::string> skip_lines(const std::vector<const bench::Record*>& records);
 
+// The terminal table's: one line per skip reason, "90 skipped (broadcast, col_32x32): REASON";
+// a reason of one record keeps skip_lines' form.
+std::vector<std::string> collapsed_skip_lines(const std::vector<const bench::Record*>& records);
+
 // Records grouped by experiment, in report order.
 std::vector<std::vector<const bench::Record*>> group_by_experiment(const bench::RunReport& r);
 

@@ -111,6 +111,41 @@ std::vector<std::string> skip_lines(const std::vector<const bench::Record*>& rec
   return lines;
 }
 
+std::vector<std::string> collapsed_skip_lines(const std::vector<const bench::Record*>& records) {
+  struct Reason {
+    std::string reason;
+    std::vector<const bench::Record*> records;
+    std::vector<std::string> variants;
+  };
+  std::vector<Reason> reasons;
+  for (const bench::Record* r : records) {
+    if (!r->skipped) continue;
+    auto it = std::find_if(reasons.begin(), reasons.end(),
+                           [&](const Reason& x) { return x.reason == r->skip_reason; });
+    if (it == reasons.end()) {
+      reasons.push_back({r->skip_reason, {}, {}});
+      it = reasons.end() - 1;
+    }
+    it->records.push_back(r);
+    if (std::find(it->variants.begin(), it->variants.end(), r->variant) == it->variants.end()) {
+      it->variants.push_back(r->variant);
+    }
+  }
+  std::vector<std::string> lines;
+  for (const Reason& x : reasons) {
+    if (x.records.size() == 1) {
+      const bench::Record* r = x.records.front();
+      lines.push_back(fmt::format("{} {}: skipped: {}", r->variant, bench::format_point(r->params),
+                                  r->skip_reason));
+      continue;
+    }
+    std::string names;
+    for (const std::string& v : x.variants) names += (names.empty() ? "" : ", ") + v;
+    lines.push_back(fmt::format("{} skipped ({}): {}", x.records.size(), names, x.reason));
+  }
+  return lines;
+}
+
 }  // namespace detail
 
 std::string render_device(const DeviceInfo& d, const bench::Context* c) {
@@ -177,7 +212,7 @@ std::string render_table(const bench::RunReport& report, bool colour) {
     };
     if (!c.rows.empty()) out += line(c.header, 0);
     for (std::size_t r = 0; r < c.rows.size(); ++r) out += line(c.rows[r], c.status[r]);
-    for (const std::string& s : detail::skip_lines(group)) out += "  " + s + "\n";
+    for (const std::string& s : detail::collapsed_skip_lines(group)) out += "  " + s + "\n";
     for (const bench::Record* r : group) {
       if (r->skipped) continue;
       if (!r->figures.empty() || !r->extra_text.empty()) {

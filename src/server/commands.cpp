@@ -10,6 +10,7 @@
 
 #include "memlab/cli/web_commands.hpp"
 #include "memlab/common/error.hpp"
+#include "memlab/report/output_file.hpp"
 #include "memlab/server/server.hpp"
 #include "report_html.hpp"
 
@@ -44,11 +45,9 @@ std::string read_file(const std::string& path) {
 }
 
 int report(const std::vector<std::string>& inputs, const std::string& output) {
-  // The output first: an unwritable path fails before any work (append: nothing is truncated).
-  {
-    std::ofstream probe(output, std::ios::app);
-    if (!probe) throw UsageError(fmt::format("-o: cannot write '{}'", output));
-  }
+  // The output first: an unwritable path fails before any work (nothing is truncated until the
+  // report is written; a file created here and never written is removed again).
+  report::OutputFile out(output, "-o");
   std::vector<server::ReportRun> runs;
   for (const std::string& path : inputs) {
     nlohmann::json run;
@@ -66,9 +65,7 @@ int report(const std::vector<std::string>& inputs, const std::string& output) {
     runs.push_back({fs::path(path).stem().string(), std::move(run)});
   }
   const std::string html = server::build_report_html(runs);
-  std::ofstream f(output, std::ios::binary | std::ios::trunc);
-  f << html;
-  if (!f) throw UsageError(fmt::format("-o: cannot write '{}'", output));
+  out.write(html);
   std::cout << fmt::format("memlab report: {} ({} run{}, {:.2f} MB)\n", output, runs.size(),
                            runs.size() == 1 ? "" : "s", static_cast<double>(html.size()) / 1e6);
   return kExitOk;
@@ -96,6 +93,14 @@ void add_web_commands(CLI::App& app, int& exit_code) {
   report_cmd->add_option("runs", *inputs, "Run JSON files (memlab run --json)")->required();
   report_cmd->add_option("-o,--output", *output, "The HTML file to write")->required();
   report_cmd->callback([inputs, output, &exit_code] { exit_code = report(*inputs, *output); });
+}
+
+HtmlReportFn html_report_writer() {
+  return [](const std::vector<std::pair<std::string, nlohmann::json>>& runs) {
+    std::vector<server::ReportRun> in;
+    for (const auto& [name, run] : runs) in.push_back({name, run});
+    return server::build_report_html(in);
+  };
 }
 
 }  // namespace memlab::cli

@@ -19,4 +19,8 @@ void add_web_commands(CLI::App& app, int& exit_code) {
   }
 }
 
+HtmlReportFn html_report_writer() {
+  return {};
+}
+
 }  // namespace memlab::cli

@@ -26,7 +26,7 @@ RunResult run(const std::string& args, const std::string& name) {
   const std::filesystem::path file = std::filesystem::temp_directory_path() / name;
   std::filesystem::remove(file);
   const std::string cmd =
-      std::string(MEMLAB_BINARY) + " run " + args + " --json " + file.string() + " 2>&1";
+      std::string(MEMLAB_BINARY) + " run " + args + " --tables --json " + file.string() + " 2>&1";
   RunResult r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;

@@ -188,5 +188,24 @@ TEST(TableReport, OneCompactLinePerSkipAndNoFailure) {
   EXPECT_FALSE(only_skips.any_failed());
 }
 
+TEST(TableReport, SkipsOfOneReasonAreOneLineWithTheirCount) {
+  bench::RunReport r = with_skip();
+  for (const char* n : {"2048", "4096"}) {
+    bench::Record more = r.records.back();
+    more.params = {{"op", "scale"}, {"n", n}};
+    r.records.push_back(more);
+  }
+  bench::Record other = r.records.back();
+  other.variant = "memset";
+  other.skip_reason = "cudaMemset only fills";
+  r.records.push_back(other);
+  const std::string t = render_table(r, false);
+  EXPECT_NE(t.find("\n  3 skipped (memcpy): cudaMemcpy only copies\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("\n  memset op=scale n=4096: skipped: cudaMemset only fills\n"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("memcpy op=scale n=2048"), std::string::npos) << t;
+}
+
 }  // namespace
 }  // namespace memlab::report

@@ -1,7 +1,9 @@
-// An output file (--json, --csv, --md) opened before any GPU work, so that a bad path fails in
-// milliseconds instead of after a long run. The file is created when missing; an existing file
-// keeps its content until write(). A file this object created and never wrote is removed again
-// (a run that fails or finds no GPU leaves nothing behind). Host-only, POSIX.
+// An output file (--json, --csv, --md, --report, -o, ...) opened before any GPU work, so that a bad
+// path fails in milliseconds instead of after a long run: a missing folder, a folder, no
+// permission and a full disk (no free block, or a device such as /dev/full) are UsageErrors. The
+// file is created when missing; an existing file keeps its content until write(). A file this
+// object created and never wrote is removed again (a run that fails or finds no GPU leaves nothing
+// behind). Host-only, POSIX.
 #pragma once
 
 #include <string>
@@ -11,7 +13,8 @@ namespace memlab::report {
 class OutputFile {
  public:
   OutputFile() = default;
-  // Throws UsageError "OPTION: cannot open 'PATH' for writing (reason)".
+  // Throws UsageError "OPTION: cannot open 'PATH' for writing (reason)" or, for a full disk,
+  // "OPTION: cannot write 'PATH' (No space left on device)".
   OutputFile(std::string path, std::string option);
   ~OutputFile();
   OutputFile(OutputFile&& other) noexcept;
@@ -26,6 +29,7 @@ class OutputFile {
 
  private:
   void close_and_maybe_remove() noexcept;
+  void check_space();
 
   std::string path_, option_;
   int fd_ = -1;
