@@ -19,6 +19,7 @@
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/device.hpp"
 #include "memlab/report/fleet.hpp"
+#include "memlab/report/lessons.hpp"
 #include "memlab/report/report.hpp"
 
 namespace memlab::cli {
@@ -106,7 +107,7 @@ int run_mpi(bench::RunRequest request, bool seed_given, report::OutputFile& json
     }
     const std::string merged = report::merge_runs(runs, "mpi", command_line);
     std::cout << "\n" << report::render_fleet_table(merged);
-    if (json.is_open()) json.write(merged);
+    if (json.is_open()) json.write(report::with_lessons_text(merged));
   }
   mpi::finalize();
   return worst;

@@ -19,6 +19,7 @@
 #include "memlab/bench/distributed.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/report/fleet.hpp"
+#include "memlab/report/lessons.hpp"
 
 namespace memlab::cli {
 
@@ -166,7 +167,7 @@ int run_devices(const std::vector<int>& devices, const bench::Plan& plan, report
   }
   const std::string merged = report::merge_runs(runs, "devices", command_line);
   std::cout << "\n" << report::render_fleet_table(merged);
-  if (json.is_open()) json.write(merged);
+  if (json.is_open()) json.write(report::with_lessons_text(merged));
   for (std::size_t k = 0; k < devices.size(); ++k) {
     std::remove(fmt::format("{}/worker-{}.json", dir, k).c_str());
     std::remove(fmt::format("{}/worker-{}.log", dir, k).c_str());

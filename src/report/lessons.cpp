@@ -128,6 +128,12 @@ void with_lessons(json& run) {
   run["lessons"] = lessons_json(run);
 }
 
+std::string with_lessons_text(const std::string& run_json) {
+  json j = json::parse(run_json);
+  with_lessons(j);
+  return j.dump(2) + "\n";
+}
+
 std::string render_run_json(const bench::RunReport& report) {
   json j = run_json(report);
   with_lessons(j);

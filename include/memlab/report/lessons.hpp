@@ -33,5 +33,7 @@ nlohmann::json lessons_json(const nlohmann::json& run);
 void with_lessons(nlohmann::json& run);
 // render_json's text with the lessons block: what `memlab run --json` and POST /api/runs write.
 std::string render_run_json(const bench::RunReport& report);
+// A run's JSON text (e.g. merge_runs' fleet run) with the lessons block added when it has none.
+std::string with_lessons_text(const std::string& run_json);
 
 }  // namespace memlab::report
