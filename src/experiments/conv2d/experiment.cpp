@@ -214,14 +214,12 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
       break;
     case Variant::Tma:
     case Variant::Cluster:  // the random K x K mask; TMA rows need 16-byte strides
-      b.predict(roofline)
-          .only_if(
-              [](const Params& p) {
-                return !separable_of(p) && p.n("width") % 4 == 0 && hopper::sm90_or_no_device();
-              },
-              "TMA tiles: separable=no, width a multiple of 4 (16-byte row strides), and "
-              "compute capability 9.0")
-          .opt_in(hopper::kUnverified);
+      b.predict(roofline).only_if(
+          [](const Params& p) {
+            return !separable_of(p) && p.n("width") % 4 == 0 && hopper::sm90_or_no_device();
+          },
+          "TMA tiles: separable=no, width a multiple of 4 (16-byte row strides), and "
+          "compute capability 9.0");
       break;
   }
 }
