@@ -122,7 +122,9 @@ TEST(HopperVariants, Conv2dBoxesStartOn16Bytes) {
       // The block's outputs bx tw .. bx tw + tw - 1 read columns - r .. + r: inside the box.
       EXPECT_LE(x, bx * tw - r) << "K " << k;
       EXPECT_GE(x + c2::kHopperBoxCols - 1, bx * tw + tw - 1 + r) << "K " << k;
-      if (bx > 0) EXPECT_EQ(x - c2::hopper_box_x(k, bx - 1), tw) << "K " << k;
+      if (bx > 0) {
+        EXPECT_EQ(x - c2::hopper_box_x(k, bx - 1), tw) << "K " << k;
+      }
     }
   }
 }
