@@ -112,10 +112,11 @@ struct State {
 };
 
 State setup(const Params& p, std::uint64_t seed) {
+  const int a = static_cast<int>(p.n("src")), b = static_cast<int>(p.n("dst"));
+  // Before any CUDA call (State's event too): one GPU is a skip, not cudaErrorInvalidDevice.
+  require_gpus({a, b});
   State st;
   st.bytes = static_cast<std::size_t>(p.n("size"));
-  const int a = static_cast<int>(p.n("src")), b = static_cast<int>(p.n("dst"));
-  require_gpus({a, b});  // before any cudaSetDevice: one GPU is a skip, not cudaErrorInvalidDevice
   st.dirs.reserve(2);
   st.dirs.emplace_back(a, b, st.bytes, seed);
   if (both_ways(p)) st.dirs.emplace_back(b, a, st.bytes, seed + 1);
