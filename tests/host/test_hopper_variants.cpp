@@ -25,10 +25,8 @@ struct Named {
 };
 const Named kHopper[] = {{"transpose", "tma"},     {"matmul", "cp_async"},
                          {"matmul", "tma"},        {"bandwidth", "bulk_copy"},
-                         {"smem_reverse", "bulk"}, {"tensor_cores", "wgmma"}};
-// Issue 19: conv2d's boxes start on 16 bytes now (Conv2dBoxesStartOn16Bytes); its two variants
-// leave opt-in with that fix (to be confirmed on the H200: every test point, memcheck, racecheck).
-const Named kLeftOptIn[] = {{"conv2d", "tma"}, {"conv2d", "cluster"}};
+                         {"smem_reverse", "bulk"}, {"tensor_cores", "wgmma"},
+                         {"conv2d", "tma"},        {"conv2d", "cluster"}};
 
 bool planned(const Plan& plan, const std::string& variant) {
   for (const ExperimentPlan& ep : plan.experiments) {
@@ -57,11 +55,6 @@ TEST(HopperVariants, AreOptInUntilVerifiedOnAGpu) {
     ASSERT_EQ(p.experiments.size(), 1u);
     ASSERT_EQ(p.experiments[0].variants.size(), 1u);
     EXPECT_EQ(p.experiments[0].variants[0]->name, n.variant);
-  }
-  for (const Named& n : kLeftOptIn) {
-    const Variant* v = find_experiment(n.lesson)->find_variant(n.variant);
-    ASSERT_NE(v, nullptr) << n.lesson << " " << n.variant;
-    EXPECT_TRUE(v->opt_in.empty()) << n.lesson << " " << n.variant;
   }
   // Neither does the default suite take any of them.
   RunRequest all;
