@@ -232,7 +232,7 @@ sanitize_tests() {
 
 part_sanitize() {
   # shellcheck disable=SC2086
-  sanitize_tests "$DIR/runs" "${SANITIZE_FILTER:-Lessons/*}" ${SANITIZE_TOOLS:-memcheck racecheck}
+  sanitize_tests "$DIR/runs" "${SANITIZE_FILTER:-AllLessons/*}" ${SANITIZE_TOOLS:-memcheck racecheck}
   lib sanitize-merge "$DIR/runs" "$OUT/sanitize.json" | tee -a "$LOG"
 }
 

@@ -139,7 +139,7 @@ def sanitize_merge(d, out):
     for r in bad:
         print(f"  {r['tool']} {r['test']}: errors {r['errors']}, exit {r['rc']}")
     if not_run:
-        print(f"  not run (out of time): {len(not_run)}")
+        print(f"  not run: {len(not_run)} ({not_run[0][:100]})")
 
 
 def run_summary(part, rc, seconds, run_json, out, log=None):

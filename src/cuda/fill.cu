@@ -41,12 +41,15 @@ __global__ void read_all_kernel(const uint4* data, std::size_t words, unsigned* 
   if (acc == 0x9E3779B9u) *sink = acc;
 }
 
+// Spins `ns` of %globaltimer; also stops after 4 * ns SM cycles (>= 2 ns at any clock up to
+// 2 GHz), so a timer that does not advance (some virtualised GPUs) cannot hang the stream.
 __global__ void delay_kernel(unsigned ns) {
   std::uint64_t start = 0, now = 0;
+  const long long c0 = clock64();
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
   do {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  } while (now - start < ns);
+  } while (now - start < ns && clock64() - c0 < 4LL * ns);
 }
 
 unsigned grid_for(std::size_t n) {

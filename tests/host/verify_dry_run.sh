@@ -10,17 +10,17 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   exit 0
 fi
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/stage" "$tmp/out"
 ln -s "$build/memlab" "$tmp/stage/memlab"
 ln -s "$build/tests/memlab_gpu_tests" "$tmp/stage/memlab_gpu_tests"
 ln -s "$src/exercises" "$tmp/stage/exercises"
 parts=(tests suite quick practice claims ncu sanitize hopper)
-[ -x "$build/tests/memlab_server_tests" ] && parts+=(serve)
+"$build/memlab" serve --help >/dev/null 2>&1 && parts+=(serve) # built with the web lab
 # Only a few GPU tests and lessons: the point is the script's path, not the tests themselves.
 start=$SECONDS
-(cd "$src" && BUILD="$tmp/stage" OUT="$tmp/out" TESTS_FILTER='Lessons/*:MultiGpu.*' \
-  SANITIZE_FILTER='Lessons/*bandwidth*' NCU=/nonexistent/ncu CS=/nonexistent/compute-sanitizer SERVE_PORT=$((20000 + $$ % 20000)) \
+(cd "$src" && BUILD="$tmp/stage" OUT="$tmp/out" TESTS_FILTER='AllLessons/*:MultiGpu.*' \
+  SANITIZE_FILTER='AllLessons/*/bandwidth' NCU=/nonexistent/ncu CS=/nonexistent/compute-sanitizer SERVE_PORT=$((20000 + $$ % 20000)) \
   VERIFY_DEADLINE_S=120 scripts/device/verify.sh "${parts[@]}") >"$tmp/verify.txt" 2>&1 || rc=$?
 # 1: some part is not ok (no GPU); anything else is the script's own failure.
 if [ "${rc:-0}" -gt 1 ]; then
@@ -28,7 +28,7 @@ if [ "${rc:-0}" -gt 1 ]; then
   echo "verify.sh exited $rc"
   exit 1
 fi
-echo "verify.sh ${parts[*]}: $((SECONDS - start)) s"
+echo "verify.sh ${parts[*]}: $((SECONDS - start)) s (outputs in $tmp/out with KEEP=1)"
 tail -n "${#parts[@]}" "$tmp/verify.txt"
 python3 - "$tmp/out" "${parts[@]}" <<'PY'
 import json, os, sys
