@@ -23,9 +23,16 @@ std::vector<std::string> candidates() {
     return {env};
   }
   std::vector<std::string> out = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
+  // The toolkit's folders, which the loader's cache may not list (a binary that linked cuBLAS
+  // found it through its RUNPATH); cuBLAS finds its libcublasLt beside it ($ORIGIN).
+  std::vector<std::string> dirs = {"/usr/local/cuda/lib64", "/usr/local/cuda/lib",
+                                   "/usr/local/cuda/targets/x86_64-linux/lib"};
 #ifdef MEMLAB_CUDA_LIBRARY_DIR
-  out.emplace_back(std::string(MEMLAB_CUDA_LIBRARY_DIR) + "/libcublas.so");
+  dirs.insert(dirs.begin(), MEMLAB_CUDA_LIBRARY_DIR);
 #endif
+  for (const std::string& d : dirs) {
+    for (const char* name : {"libcublas.so.13", "libcublas.so.12"}) out.push_back(d + "/" + name);
+  }
   return out;
 }
 

@@ -2,7 +2,8 @@
 // `cublas` variants, matmul's reference at large sizes): memlab links no cuBLAS, so it starts
 // where only the NVIDIA driver is installed, and a missing cuBLAS skips only those variants
 // (`only_if(cublas_available, kCublasMissing)`). Search: MEMLAB_CUBLAS_LIBRARY (that path only),
-// else libcublas.so.13, libcublas.so.12, libcublas.so, else the toolkit's lib64 of the build.
+// else libcublas.so.13, libcublas.so.12, libcublas.so, else the same in the toolkit's folders
+// (the build's, /usr/local/cuda/lib64, ...).
 // cublas_v2.h gives the types and enums only; every call goes through the table below.
 #pragma once
 
