@@ -1,7 +1,7 @@
 # The web lab (issue 11): `memlab serve` and `memlab report`, in the memlab_server library.
-# MEMLAB_WEB=ON (default) needs node/npm (the bundle in web/) and cpp-httplib; OFF builds the CLI
+# MEMLAB_WEB=ON (default) needs node/npm (the bundle in web/); OFF builds the CLI
 # without them (serve and report then exit 2 saying so).
-option(MEMLAB_WEB "Build the web lab: memlab serve and memlab report (needs node, npm, cpp-httplib)" ON)
+option(MEMLAB_WEB "Build the web lab: memlab serve and memlab report (needs node and npm; cpp-httplib is vendored)" ON)
 
 if(NOT MEMLAB_WEB)
   add_library(memlab_server STATIC src/server/commands_off.cpp)
@@ -17,13 +17,12 @@ if(NOT MEMLAB_NODE OR NOT MEMLAB_NPM)
     "Install them (scripts/setup.sh does: Debian packages nodejs and npm), or configure with "
     "-DMEMLAB_WEB=OFF to build the command line without `memlab serve` and `memlab report`.")
 endif()
-find_package(PkgConfig REQUIRED)
-pkg_check_modules(MEMLAB_HTTPLIB IMPORTED_TARGET cpp-httplib)
-if(NOT MEMLAB_HTTPLIB_FOUND)
-  message(FATAL_ERROR
-    "MEMLAB_WEB=ON: cpp-httplib was not found (Debian package libcpp-httplib-dev; "
-    "scripts/setup.sh installs it), or configure with -DMEMLAB_WEB=OFF.")
-endif()
+# cpp-httplib, header-only (third_party/cpp-httplib/httplib.h, v0.11.4): compiled in without
+# OpenSSL, zlib or brotli, so `memlab` links no HTTP library (Debian's libcpp-httplib is a shared
+# library built with all three).
+add_library(memlab_httplib INTERFACE)
+target_include_directories(memlab_httplib SYSTEM INTERFACE ${CMAKE_SOURCE_DIR}/third_party/cpp-httplib)
+target_link_libraries(memlab_httplib INTERFACE Threads::Threads)
 
 # The bundle: `npm ci` when package-lock.json changes, `npm run build` when a web source does.
 # web/ belongs to the front end; until it has a package.json a placeholder page is embedded.
@@ -89,6 +88,6 @@ add_library(memlab_server STATIC
   src/server/server.cpp
   ${memlab_embedded_cpp})
 target_include_directories(memlab_server PUBLIC src/server)
-target_link_libraries(memlab_server PUBLIC memlab_cuda CLI11::CLI11 PkgConfig::MEMLAB_HTTPLIB
+target_link_libraries(memlab_server PUBLIC memlab_cuda CLI11::CLI11 memlab_httplib
                       PRIVATE memlab_warnings)
 add_dependencies(memlab_server memlab_version)

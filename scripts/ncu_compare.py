@@ -4,7 +4,7 @@
 Usage: scripts/ncu_compare.py NCU_CSV MEMLAB_JSON [--memlab build-ci/memlab] > table.md
        scripts/ncu_compare.py --timing TIMED_JSON... --ncu NCU_CSV... [--min-us 100] > table.md
 
-Timing mode (scripts/device/ncu_compare.sh): memlab's median of every record >= --min-us against
+Timing mode (scripts/device/verify.sh ncu): memlab's median of every record >= --min-us against
 the sum of ncu's gpu__time_duration over the kernels launched inside the record's NVTX range
 ("memlab:EXPERIMENT/VARIANT/POINT", renamed by ncu --print-nvtx-rename kernel), and the record's
 useful bytes against dram__bytes_read.sum + dram__bytes_write.sum.

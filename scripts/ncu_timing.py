@@ -73,6 +73,15 @@ def read_launches(paths):
     return out
 
 
+def load_report(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"warning: {path}: {e}", file=sys.stderr)
+        return None
+
+
 def timing_main(argv):
     ap = argparse.ArgumentParser(prog="ncu_compare.py --timing")
     ap.add_argument("--timing", nargs="+", required=True, help="memlab run --json reports")
@@ -80,17 +89,25 @@ def timing_main(argv):
     ap.add_argument("--min-us", type=float, default=100.0)
     ap.add_argument("--time-tolerance", type=float, default=0.02)
     ap.add_argument("--bytes-tolerance", type=float, default=0.03)
+    ap.add_argument("--warm", nargs="*", default=[],
+                    help="memlab run --warm reports of the same points (a column beside cold)")
+    ap.add_argument("--json", help="also write the rows as JSON here (scripts/device/verify.sh)")
     a = ap.parse_args(argv)
+
+    warm = {}
+    for path in a.warm:
+        for r in (load_report(path) or {}).get("records", []):
+            if r.get("timed"):
+                params = [(k, str(v)) for k, v in r.get("params", {}).items()]
+                warm[point_key(r["experiment"], r["variant"], params)] = r
+    rows_json = []
 
     records = {}
     device = ""
     l2_mb = 0.0
     for path in a.timing:
-        try:
-            with open(path) as f:
-                report = json.load(f)
-        except (OSError, ValueError) as e:
-            print(f"warning: {path}: {e}", file=sys.stderr)
+        report = load_report(path)
+        if report is None:
             continue
         dev = report.get("context", {}).get("device", {})
         device = dev.get("name", device)
@@ -125,11 +142,19 @@ def timing_main(argv):
     for key in sorted(records):
         r = records[key]
         med_us = r["stats"]["median_ms"] * 1e3
-        if med_us < a.min_us:
-            continue
         exp, var, params = key
         point = " ".join(f"{k}={v}" for k, v in params)
         s = sums.get(key)
+        if med_us < a.min_us:
+            # Below the bar: not judged, but kept in the JSON (a tiny kernel's memlab - ncu is
+            # the event pair's fixed cost, the floor every record carries).
+            if s and s["kernels"]:
+                rows_json.append({"experiment": exp, "variant": var, "point": point,
+                                  "memlab_us": med_us, "ncu_us": s["ns"] / 1e3,
+                                  "diff_pct": 100 * (med_us / (s["ns"] / 1e3) - 1),
+                                  "offset_us": med_us - s["ns"] / 1e3, "kernels": s["kernels"],
+                                  "warm_us": None, "note": f"below {a.min_us:g} us: not judged"})
+            continue
         note = NOT_COMPARABLE.get(exp, "")
         if s is None or s["kernels"] == 0:
             print(f"| {exp} | {var} | {point} | {med_us:.1f} | - | - | 0 | | | | "
@@ -164,6 +189,13 @@ def timing_main(argv):
             flags.append(note)
         print(f"| {exp} | {var} | {point} | {med_us:.1f} | {ncu_us:.1f} | {ratio:.3f} | "
               f"{s['kernels']} | {useful:.1f} | {dram:.1f} | {bratio:.3f} | {'; '.join(flags)} |")
+        w = warm.get(key)
+        rows_json.append({"experiment": exp, "variant": var, "point": point, "memlab_us": med_us,
+                          "memlab_min_us": r["stats"]["min_ms"] * 1e3, "ncu_us": ncu_us,
+                          "diff_pct": 100 * (ratio - 1), "offset_us": med_us - ncu_us,
+                          "kernels": s["kernels"],
+                          "warm_us": w["stats"]["median_ms"] * 1e3 if w else None,
+                          "dram_over_useful": bratio, "note": "; ".join(flags)})
     print()
     print(f"**Summary**: {time_ok} of {n} comparable records within "
           f"{100 * a.time_tolerance:g}% of ncu's time; {bytes_ok} of {bytes_n} with useful bytes "
@@ -171,4 +203,8 @@ def timing_main(argv):
           f"comparable or not profiled.")
     for w in sorted(worst, reverse=True)[:10]:
         print(f"- worst: {w[1]} {w[2]} {w[3]}: {100 * w[0]:.1f}% off")
-    return 0
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"device": device, "tolerance": a.time_tolerance, "min_us": a.min_us,
+                       "comparable": n, "within": time_ok, "rows": rows_json}, f, indent=1)
+    return 0 if n and time_ok == n else 1

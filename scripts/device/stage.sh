@@ -1,39 +1,48 @@
 #!/usr/bin/env bash
-# Copies what the GPU machine needs into .device/ (git-ignored; carry it with the call): the
-# stripped binaries, the exercises (their solutions are checked there), and in .device/lib/ the
-# shared libraries the binaries link that this machine has from Debian packages and the GPU
-# machine may lack (cpp-httplib and the brotli libraries it pulls in; found with ldd, so a new
-# such dependency is copied too when it matches $STAGE_LIBS). The device scripts put
-# .device/lib on LD_LIBRARY_PATH (scripts/device/env.sh).
-# Usage: scripts/device/stage.sh [BUILD_DIR]   (default build-ci)
+# Copies what the GPU machine needs into .device/ (git-ignored; carry it with the call) for
+# scripts/device/verify.sh: the stripped binaries and the exercises (their solutions are checked
+# there). memlab needs nothing but the C and C++ runtimes at start-up (MPI, cuBLAS, CUPTI, NVML
+# and NCCL are opened at run time, cpp-httplib is compiled in); this script refuses binaries that
+# need more, so the call does not fail on the GPU machine instead.
+#   --multigpu  also the yardsticks (scripts/device/build_yardsticks.sh: .dev-yardsticks/bin ->
+#               .device/yardsticks) and OpenMPI's libmpi with what it pulls in (.device/mpi-lib;
+#               verify.sh multigpu uses them only where the GPU machine has no libmpi.so.40)
+# Usage: scripts/device/stage.sh [--multigpu] [BUILD_DIR]   (default build-ci)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+multigpu=0
+if [ "${1:-}" = "--multigpu" ]; then
+  multigpu=1
+  shift
+fi
 BUILD="${1:-build-ci}"
-# Libraries copied when a binary links them (extended regular expression on the file name).
-STAGE_LIBS="${STAGE_LIBS:-^lib(cpp-httplib|brotli(dec|enc|common))\.so}"
+runtime='^(libc|libm|libgcc_s|libstdc\+\+|libdl|libpthread|librt|ld-linux-x86-64)\.so'
 rm -rf .device
-mkdir -p .device/lib
-cp "$BUILD/memlab" "$BUILD/tests/memlab_gpu_tests" .device/
-strip .device/memlab .device/memlab_gpu_tests
-cp -r exercises .device/
+mkdir -p .device
 for bin in "$BUILD/memlab" "$BUILD/tests/memlab_gpu_tests"; do
-  if ldd "$bin" | grep -q "not found"; then
-    echo "stage: $bin has unresolved libraries here:" >&2
-    ldd "$bin" | grep "not found" >&2
+  extra=$(readelf -d "$bin" | awk '/NEEDED/ {gsub(/[\[\]]/, "", $5); print $5}' |
+    grep -Ev "$runtime" || true)
+  if [ -n "$extra" ] && [ "$(basename "$bin")" = memlab ]; then
+    echo "stage: $bin needs more than the C and C++ runtimes at start-up: ${extra//$'\n'/ }" >&2
     exit 1
   fi
-  ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
-    name=$(basename "$lib")
-    if [[ "$name" =~ $STAGE_LIBS ]] && [ ! -e ".device/lib/$name" ]; then
-      cp -L "$lib" ".device/lib/$name"
-      echo "stage: .device/lib/$name (from $lib)"
-    fi
-  done
+  cp "$bin" .device/
+  strip ".device/$(basename "$bin")"
 done
-for need in libcpp-httplib.so.0.11 libbrotlidec.so.1 libbrotlienc.so.1 libbrotlicommon.so.1; do
-  if ldd "$BUILD/memlab" | grep -q "$need" && [ ! -e ".device/lib/$need" ]; then
-    echo "stage: $need is linked but was not copied" >&2
-    exit 1
+cp -r exercises .device/
+if ((multigpu)); then
+  if [ -d .dev-yardsticks/bin ]; then
+    cp -r .dev-yardsticks/bin .device/yardsticks
+  else
+    echo "stage: no yardsticks (run scripts/device/build_yardsticks.sh first)" >&2
   fi
-done
+  mpi=$(ldconfig -p | awk '/libmpi\.so\.40 / {print $NF; exit}')
+  if [ -n "$mpi" ]; then
+    mkdir -p .device/mpi-lib
+    cp -L "$mpi" .device/mpi-lib/
+    ldd "$mpi" | awk '/=> \// {print $3}' |
+      grep -E "libopen-|libpmix|libhwloc|libevent|libfabric|libucp|libucs|libuct|libucm|libpsm|libibverbs|librdmacm|libnl-|libefa|libmunge|libltdl|libz\.|libudev" |
+      while read -r lib; do cp -L "$lib" .device/mpi-lib/; done
+  fi
+fi
 du -sh .device

@@ -67,6 +67,7 @@ Stats cold_loop(const std::function<void(cudaStream_t)>& work, cudaStream_t stre
   do {
     prepare_sample(prepare, stream);
     if (flusher != nullptr) flusher->flush(stream);
+    gpu_delay(o.gate_ns, stream);  // the flush is done; the work is queued before `start` runs
     start.record(stream);
     work(stream);
     stop.record(stream);
@@ -87,6 +88,7 @@ Stats batch_loop(const std::function<void(cudaStream_t)>& work, cudaStream_t str
   Prober prober{probe, o.probe_interval_s};
   const auto t0 = Clock::now();
   do {
+    gpu_delay(o.gate_ns, stream);
     start.record(stream);
     for (int i = 0; i < launches; ++i) work(stream);
     stop.record(stream);

@@ -41,6 +41,17 @@ __global__ void read_all_kernel(const uint4* data, std::size_t words, unsigned* 
   if (acc == 0x9E3779B9u) *sink = acc;
 }
 
+// Spins `ns` of %globaltimer; also stops after 4 * ns SM cycles (>= 2 ns at any clock up to
+// 2 GHz), so a timer that does not advance (some virtualised GPUs) cannot hang the stream.
+__global__ void delay_kernel(unsigned ns) {
+  std::uint64_t start = 0, now = 0;
+  const long long c0 = clock64();
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns && clock64() - c0 < 4LL * ns);
+}
+
 unsigned grid_for(std::size_t n) {
   return static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65536));
 }
@@ -67,6 +78,12 @@ void read_all(const void* data, std::size_t bytes, unsigned* sink, cudaStream_t 
   read_all_kernel<<<grid_for(words), 256, 0, stream>>>(static_cast<const uint4*>(data), words,
                                                        sink);
   MEMLAB_CHECK_LAUNCH(read_all_kernel);
+}
+
+void gpu_delay(unsigned ns, cudaStream_t stream) {
+  if (ns == 0) return;
+  delay_kernel<<<1, 1, 0, stream>>>(ns);
+  MEMLAB_CHECK_LAUNCH(delay_kernel);
 }
 
 }  // namespace memlab

@@ -1,10 +1,10 @@
 // Issue 16's Hopper variants (TMA, cp.async pipelines, bulk copies, clusters, wgmma), each at
 // every test point of its lesson where it applies: against the CPU reference, output poisoned,
 // twice (a result that changes between runs is a race). test_lessons leaves opt-in variants out;
-// this names them one by one (scripts/device/hopper.sh runs exactly these) and checks what a GPU
-// older than sm_90 must do: skip them at every point, with the reason.
-// wgmma also gets an exact test: integer-valued BF16 inputs, so every product and partial sum is
-// an integer below 2^24 and the FP32 result must equal the integer reference bit for bit.
+// this names them one by one (scripts/device/verify.sh hopper runs exactly these) and checks what a
+// GPU older than sm_90 must do: skip them at every point, with the reason. wgmma also gets an exact
+// test: integer-valued BF16 inputs, so every product and partial sum is an integer below 2^24 and
+// the FP32 result must equal the integer reference bit for bit.
 #include <gtest/gtest.h>
 
 #include "gpu_test.hpp"

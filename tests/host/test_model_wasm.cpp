@@ -25,7 +25,7 @@ struct Case {
   std::string params;  // JSON text, as a page would pass it
 };
 
-std::vector<Case> cases() {
+[[maybe_unused]] std::vector<Case> cases() {
   std::vector<Case> out;
   // Every model at its defaults, and every parameter of the catalog at its default, its minimum
   // and its maximum, one at a time (many of the extremes are errors: those must agree too).

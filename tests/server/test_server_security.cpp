@@ -175,7 +175,8 @@ TEST_F(ServerTest, ExerciseCheckNeedsTokenAndBoundedSource) {
 }
 
 TEST_F(ServerTest, GarbageAndSilentClientsDoNotStopTheServer) {
-  raw(std::string("\x16\x03\x01\x02\x00garbage\r\n\r\n", 18));  // a TLS hello, then noise
+  static const char hello[] = "\x16\x03\x01\x02\x00garbage\r\n\r\n";  // a TLS hello, then noise
+  raw(std::string(hello, sizeof hello - 1));  // 16 bytes, the NUL inside included
   raw("GET / HTTP/1.1\r\nHost: " + host() + "\r\nContent-Length: -5\r\n\r\n");
   raw("GET /" + std::string(20000, 'a') + " HTTP/1.1\r\n\r\n");
   raw("POST /api/runs HTTP/1.1\r\nHost: " + host() +

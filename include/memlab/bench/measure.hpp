@@ -4,7 +4,8 @@
 //
 // Cold (the default): the L2 is flushed before every sample by a read-only pass over a clean
 // buffer larger than the L2, so the timed kernel finds neither its data nor dirty lines of anyone
-// else in the L2 (docs/ncu.md, "A clean cold L2"). Warm: no flush.
+// else in the L2 (docs/ncu.md, "A clean cold L2"). Warm: no flush. Either way a short GPU-side
+// gate (`gate_ns`) precedes the start event, so the timed work is queued before it is timed.
 // Batch: for kernels shorter than `batch_below_ms`, a second figure from many back-to-back
 // launches between two events (no flush in between: launch gaps hidden, L2 warm), per launch.
 // Clocks: an optional probe (NVML) is read after samples; a measurement whose probes saw
@@ -34,6 +35,10 @@ struct MeasureOptions {
   double batch_below_ms = 0.05;    // ... when the cold/warm median is below this
   double batch_target_ms = 2.0;    // launches per batch sample: about this long in total
   double probe_interval_s = 1e-3;  // at most one clock probe per interval (and one per sample)
+  // Before each sample's start event (after the flush), the GPU waits this long on a one-thread
+  // kernel while the host enqueues the start event, the work and the stop event: the pair then
+  // brackets the work's execution, never the host's launch latency (0: no gate).
+  unsigned gate_ns = 20000;
   // Exactly min_samples samples, no re-measurement, no batch figure: every MPI rank takes the
   // same number of samples, so collectives inside the timed work stay in lockstep.
   bool fixed_samples = false;

@@ -1,7 +1,7 @@
 // An NVTX push/pop range (NVTX 3, header-only; a no-op unless a tool such as Nsight Compute is
 // attached). Each variant's verification launch runs inside "memlab:EXPERIMENT/VARIANT/POINT", so
 // `ncu --nvtx --print-nvtx-rename kernel` names its kernels after the record they belong to
-// (scripts/device/ncu_compare.sh).
+// (scripts/device/verify.sh ncu).
 #pragma once
 
 #include <string>

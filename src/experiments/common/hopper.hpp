@@ -10,7 +10,7 @@
 namespace memlab::lessons::hopper {
 
 // Why a Hopper variant is opt-in (Variant::opt_in): it compiles for sm_90 but has not yet passed
-// its checks on a GPU. Remove the opt_in once scripts/device/hopper.sh has run green.
+// its checks on a GPU. Remove the opt_in once scripts/device/verify.sh hopper has run green.
 inline constexpr const char* kUnverified = "not yet verified on hardware (issue 16)";
 // The skip reason on a GPU older than Hopper.
 inline constexpr const char* kNeedsSm90 =

@@ -5,7 +5,8 @@
 
 namespace memlab::lessons::matmul {
 
-// Owns a cuBLAS handle with CUBLAS_PEDANTIC_MATH.
+// Owns a cuBLAS handle with CUBLAS_PEDANTIC_MATH (cuBLAS opened at run time: common/cublas.hpp;
+// throws bench::SkipPoint where it is not installed).
 class CublasHandle {
  public:
   CublasHandle();

@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/cublas.hpp"
 #include "common/hopper.hpp"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/parallel.hpp"
@@ -136,7 +137,7 @@ State setup(const Params& p, std::uint64_t seed) {
   const double macs = static_cast<double>(st.g.m) * st.g.n * st.g.k;
   const std::size_t samples = macs <= static_cast<double>(kFullCheckMacs) ? 0 : kSamples;
   st.ref = reference_at(ha, st.g.lda, hb, st.g.ldb, st.g.m, st.g.n, st.g.k, samples, seed);
-  st.cublas = std::make_unique<Cublas>();
+  if (cublas_available()) st.cublas = std::make_unique<Cublas>();  // else `cublas` is skipped
   return st;
 }
 
@@ -153,6 +154,7 @@ void run(State& st, Variant v, cudaStream_t s) {
       launch_wgmma_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
       return;
     case Variant::kCublas:
+      if (!st.cublas) throw bench::SkipPoint(kCublasMissing);
       if (st.dtype == DType::kBf16) {
         st.cublas->gemm_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
       } else {
@@ -258,6 +260,9 @@ bench::Experiment make() {
     b.variant(info.name, info.description, [v](State& st, const Params&, cudaStream_t s) {
        run(st, v, s);
      }).predict(predict);
+    if (v == Variant::kCublas) {
+      b.only_if([](const Params&) { return cublas_available(); }, kCublasMissing);
+    }
     if (v == Variant::kMmaSync) {
       // mma.sync BF16/TF32 needs sm_80; without a device (the plan) the variant is listed.
       b.needs_device(

@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""Helpers of scripts/device/verify.sh (the one entry point on the GPU machine). Subcommands:
+
+  gtest-list BINARY [FILTER]        one full test name a line, from BINARY --gtest_list_tests
+  gtest-merge DIR OUT.json PART     one JSON from the per-test runs in DIR (N.json, N.log, N.rc,
+                                    N.name): passed / failed / skipped per test, the failing output
+  sanitize-merge DIR OUT.json       per tool and test: compute-sanitizer's error count, exit code
+  run-summary PART RC SECONDS RUN.json OUT.json [LOG]   a `memlab run` part (suite, quick)
+  json-summary PART RC SECONDS OUT.json [KEY=FILE...]   a part whose JSON embeds other files
+  serve-probe PORT TOKEN SOLUTION.cu OUT.json            the web lab's API as the front end uses it
+  ncu-summary OUT.json TABLE.json   memlab against ncu per kernel, printed one line each
+
+Every summary holds {"part", "ok", "rc", "seconds"} first; verify.sh prints one line per part.
+"""
+import glob
+import json
+import os
+import re
+import sys
+import time
+import urllib.error
+import urllib.request
+
+
+def load(path, default=None):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return default
+
+
+def text(path, limit=None):
+    try:
+        with open(path, errors="replace") as f:
+            s = f.read()
+    except OSError:
+        return ""
+    return s if limit is None or len(s) <= limit else "...\n" + s[-limit:]
+
+
+def write(path, doc):
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+
+
+def gtest_list(binary, flt=""):
+    """Parses --gtest_list_tests: 'Suite.' lines, then '  Test  # GetParam() = ...' lines."""
+    import subprocess
+    args = [binary, "--gtest_list_tests"] + ([f"--gtest_filter={flt}"] if flt else [])
+    out = subprocess.run(args, capture_output=True, text=True, timeout=120).stdout
+    suite = ""
+    for line in out.splitlines():
+        if not line.strip() or line.startswith("Running main"):
+            continue
+        if not line.startswith(" "):
+            suite = line.split("#")[0].strip()
+        else:
+            print(suite + line.split("#")[0].strip())
+
+
+def gtest_merge(d, out, part):
+    tests, counts = [], {"passed": 0, "failed": 0, "skipped": 0}
+    for name_file in sorted(glob.glob(os.path.join(d, "*.name")), key=lambda p: int(
+            os.path.basename(p).split(".")[0])):
+        base = name_file[:-len(".name")]
+        name = text(name_file).strip()
+        rc_text = text(base + ".rc").strip()
+        rc = int(rc_text) if rc_text.lstrip("-").isdigit() else None
+        report = load(base + ".json")
+        entry = {"name": name, "rc": rc}
+        found = None
+        for suite in (report or {}).get("testsuites", []):
+            for t in suite.get("testsuite", []):
+                if f"{suite['name']}.{t['name']}" == name:
+                    found = t
+        if found is not None:
+            entry["seconds"] = float(str(found.get("time", "0s")).rstrip("s") or 0)
+            failures = [f.get("failure", "") for f in found.get("failures", [])]
+            if failures:
+                entry["status"] = "failed"
+                entry["failures"] = failures
+            elif found.get("result") == "SKIPPED":
+                entry["status"] = "skipped"
+                m = re.search(r"Skipped\n(.*?)\n", text(base + ".log"), re.S)
+                entry["reason"] = m.group(1).strip() if m else ""
+            else:
+                entry["status"] = "passed" if rc == 0 else "failed"
+        else:
+            entry["status"] = "failed"
+            entry["failures"] = ["no gtest report: the process ended early (crash, timeout "
+                                 f"124/137, or a sticky CUDA error), exit {rc}"]
+        if entry["status"] == "failed":
+            entry["output"] = text(base + ".log", 6000)
+        counts[entry["status"]] += 1
+        tests.append(entry)
+    not_run = [l for l in text(os.path.join(d, "not_run.txt")).splitlines() if l]
+    doc = {"part": part, "ok": counts["failed"] == 0 and not not_run and bool(tests),
+           **counts, "not_run": not_run, "tests": tests}
+    write(out, doc)
+    print(f"{part}: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} "
+          f"skipped, {len(not_run)} not run (out of time)")
+    for t in tests:
+        if t["status"] == "failed":
+            print(f"  FAILED {t['name']}: {(t.get('failures') or [''])[0].splitlines()[:1]}")
+
+
+def sanitize_merge(d, out):
+    rows, errors = [], 0
+    for log in sorted(glob.glob(os.path.join(d, "*.log"))):
+        base = log[:-len(".log")]
+        body = text(log)
+        m = re.findall(r"ERROR SUMMARY: (\d+) error", body)
+        n = int(m[-1]) if m else None
+        rc_text = text(base + ".rc").strip()
+        rc = int(rc_text) if rc_text.lstrip("-").isdigit() else None
+        tool, name = text(base + ".name").strip().split(" ", 1)
+        gtest_ok = "[  PASSED  ]" in body and "[  FAILED  ]" not in body
+        ok = n == 0 and rc == 0 and gtest_ok
+        errors += (n or 0)
+        row = {"tool": tool, "test": name, "errors": n, "rc": rc, "ok": ok}
+        if not ok:
+            row["output"] = "\n".join(l for l in body.splitlines() if l.startswith("=========")
+                                      or "FAILED" in l)[-6000:] or body[-3000:]
+        rows.append(row)
+    not_run = [l for l in text(os.path.join(d, "not_run.txt")).splitlines() if l]
+    bad = [r for r in rows if not r["ok"]]
+    doc = {"part": "sanitize", "ok": bool(rows) and not bad and not not_run,
+           "errors": errors, "runs": len(rows), "not_ok": len(bad), "not_run": not_run,
+           "results": rows}
+    write(out, doc)
+    by_tool = {}
+    for r in rows:
+        t = by_tool.setdefault(r["tool"], [0, 0])
+        t[0] += 1
+        t[1] += 0 if r["ok"] else 1
+    for tool, (n, b) in by_tool.items():
+        print(f"sanitize {tool}: {n} tests, {b} with errors or failures")
+    for r in bad:
+        print(f"  {r['tool']} {r['test']}: errors {r['errors']}, exit {r['rc']}")
+    if not_run:
+        print(f"  not run: {len(not_run)} ({not_run[0][:100]})")
+
+
+def run_summary(part, rc, seconds, run_json, out, log=None):
+    run = load(run_json)
+    recs = (run or {}).get("records", [])
+    summary = {
+        "records": len(recs),
+        "timed": sum(1 for r in recs if r.get("timed")),
+        "skipped": sum(1 for r in recs if r.get("skipped") or r.get("status") == "skipped"),
+        "failed_checks": [f"{r['experiment']}/{r['variant']} {r.get('params')}" for r in recs
+                          if not r.get("skipped") and r.get("verified") is False
+                          and not r.get("expected_failure")],
+        "expected_failures": sum(1 for r in recs if r.get("expected_failure")),
+    }
+    ok = rc == 0 and run is not None and not summary["failed_checks"]
+    doc = {"part": part, "ok": ok, "rc": rc, "seconds": seconds, **summary, "run": run}
+    if run is None and log:
+        doc["output"] = text(log, 6000)
+    write(out, doc)
+    print(f"{part}: exit {rc} in {seconds} s, {summary['records']} records, {summary['timed']} "
+          f"timed, {summary['skipped']} skipped, {len(summary['failed_checks'])} failed checks")
+    for f in summary["failed_checks"][:20]:
+        print(f"  FAILED {f}")
+
+
+def json_summary(part, rc, seconds, out, pairs):
+    doc = {"part": part, "ok": rc == 0, "rc": rc, "seconds": seconds}
+    for p in pairs:
+        key, path = p.split("=", 1)
+        doc[key] = load(path) if path.endswith(".json") else text(path, 20000)
+    write(out, doc)
+    print(f"{part}: exit {rc} in {seconds} s")
+
+
+def serve_probe(port, token, solution_path, out_path):
+    base = f"http://127.0.0.1:{port}"
+
+    def call(method, path, body=None, with_token=True):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        if with_token:
+            req.add_header("X-Memlab-Token", token)
+        try:
+            with urllib.request.urlopen(req, timeout=120) as r:
+                return r.status, json.loads(r.read() or b"{}")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"{}")
+
+    for _ in range(50):  # the server's start
+        try:
+            call("GET", "/api/info")
+            break
+        except (urllib.error.URLError, ConnectionError, ValueError):
+            time.sleep(0.2)
+    doc, ok = {}, True
+    status, info = call("GET", "/api/info")
+    doc["info"] = {"http": status, "device": (info.get("device") or {}).get("name")}
+    status, bad = call("POST", "/api/runs", {"experiments": ["bandwidth"], "quick": True}, False)
+    doc["run_without_token"] = {"http": status, "error": bad.get("error")}
+    ok &= status == 401
+    status, job = call("POST", "/api/runs", {"experiments": ["bandwidth", "transpose"],
+                                             "quick": True})
+    start, state = time.time(), {}
+    while status == 202 and time.time() - start < 150:
+        time.sleep(1)
+        _, state = call("GET", f"/api/runs/{job['id']}")
+        if state.get("state") in ("done", "failed", "cancelled"):
+            break
+    records = state.get("records") or {}
+    recs = records.get("records", []) if isinstance(records, dict) else records
+    doc["run"] = {"http": status, "state": state.get("state"), "records": len(recs),
+                  "verified": sum(1 for r in recs if r.get("verified")),
+                  "seconds": round(time.time() - start, 1)}
+    ok &= state.get("state") == "done" and bool(recs)
+    source = open(solution_path).read()
+    checks = []
+    for _ in range(10):
+        t = time.time()
+        status, r = call("POST", "/api/exercises/smem_reverse_static/check", {"source": source})
+        checks.append({"http": status, "status": r.get("status"), "s": round(time.time() - t, 1)})
+    doc["checks"] = checks
+    ok &= all(c["http"] == 200 and c["status"] == "passed" for c in checks)
+    doc["ok"] = bool(ok)
+    write(out_path, doc)
+    print(json.dumps({k: v for k, v in doc.items() if k != "checks"}))
+    print("checks:", [c["status"] for c in checks])
+    return 0 if ok else 1
+
+
+def ncu_summary(out, table_json):
+    rows = load(table_json, {}).get("rows", [])
+    for r in rows:
+        ncu = "-" if r.get("ncu_us") is None else f"{r['ncu_us']:9.1f}"
+        diff = "-" if r.get("diff_pct") is None else f"{r['diff_pct']:+6.2f}%"
+        warm = "" if r.get("warm_us") is None else f"  warm {r['warm_us']:9.1f} us"
+        off = "" if r.get("offset_us") is None else f" ({r['offset_us']:+.2f} us)"
+        print(f"  {r['experiment']}/{r['variant']} {r['point']}: memlab {r['memlab_us']:9.1f} us"
+              f"  ncu {ncu} us  {diff}{off}{warm}  {r.get('note', '')}")
+
+
+def main(argv):
+    cmd, args = argv[1], argv[2:]
+    if cmd == "gtest-list":
+        gtest_list(*args)
+    elif cmd == "gtest-merge":
+        gtest_merge(*args)
+    elif cmd == "sanitize-merge":
+        sanitize_merge(*args)
+    elif cmd == "run-summary":
+        run_summary(args[0], int(args[1]), int(args[2]), args[3], args[4],
+                    args[5] if len(args) > 5 else None)
+    elif cmd == "json-summary":
+        json_summary(args[0], int(args[1]), int(args[2]), args[3], args[4:])
+    elif cmd == "serve-probe":
+        return serve_probe(*args)
+    elif cmd == "ncu-summary":
+        ncu_summary(*args)
+    else:
+        print(f"verify_lib.py: unknown subcommand {cmd}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
