@@ -287,7 +287,7 @@ bench::Experiment make() {
           add_figures(st, index, id, bound.tile_intensity, x);
         });
     if (id == Variant::Cublas)
-      b.only_if([](const Params&) { return cublas_available(); }, kCublasMissing);
+      b.needs_device([](const Params&) { return cublas_available(); }, kCublasMissing);
     if (id == Variant::CpAsync) {
       b.needs_device([](const Params&) { return hopper::cc_at_least_or_no_device(8); },
                      "cp.async needs compute capability 8.0")

@@ -261,7 +261,7 @@ bench::Experiment make() {
        run(st, v, s);
      }).predict(predict);
     if (v == Variant::kCublas) {
-      b.only_if([](const Params&) { return cublas_available(); }, kCublasMissing);
+      b.needs_device([](const Params&) { return cublas_available(); }, kCublasMissing);
     }
     if (v == Variant::kMmaSync) {
       // mma.sync BF16/TF32 needs sm_80; without a device (the plan) the variant is listed.
