@@ -128,5 +128,9 @@ describe("language choice", () => {
     expect(pickLanguage("", null, ["zh-TW"])).toBe("zh");
     expect(pickLanguage("", null, ["fr-FR", "de-AT"])).toBe("de");
     expect(pickLanguage("", "fr", ["ja"])).toBe("en");
+    // a report written with --lang zh: after the URL and the reader's own choice
+    expect(pickLanguage("", null, ["en-US"], "zh")).toBe("zh");
+    expect(pickLanguage("", "de", ["en-US"], "zh")).toBe("de");
+    expect(pickLanguage("?lang=en", null, [], "zh")).toBe("en");
   });
 });

@@ -23,17 +23,20 @@ export function lang(): string {
 
 /**
  * The language to start in: `?lang=xx` in the URL (a link into the lab or a report in one
- * language; remembered), else the stored choice, else the browser's languages (zh-CN, zh-TW,
- * de-AT, ... by their first part), else English.
+ * language; remembered), else the stored choice, else the report's own (`memlab report --lang`,
+ * data-lang on its data block), else the browser's languages (zh-CN, zh-TW, de-AT, ... by their
+ * first part), else English.
  */
 export function pickLanguage(
   query: string,
   stored: string | null,
   browser: readonly string[],
+  report: string | null = null,
 ): string {
   const fromUrl = new URLSearchParams(query).get("lang")?.toLowerCase();
   if (fromUrl && catalogs[fromUrl]) return fromUrl;
   if (stored && catalogs[stored]) return stored;
+  if (report && catalogs[report]) return report;
   for (const b of browser) {
     const l = (b || "").slice(0, 2).toLowerCase();
     if (catalogs[l]) return l;
@@ -49,7 +52,8 @@ export function initLanguage(): void {
     stored = null;
   }
   const browser = navigator.languages?.length ? navigator.languages : [navigator.language];
-  current = pickLanguage(location.search, stored, browser);
+  const report = document.getElementById("memlab-data")?.getAttribute("data-lang") ?? null;
+  current = pickLanguage(location.search, stored, browser, report);
   document.documentElement.lang = current;
   if (current !== stored && new URLSearchParams(location.search).has("lang")) {
     try {
