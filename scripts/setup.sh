@@ -18,6 +18,8 @@ packages+=(libopenmpi-dev openmpi-bin)
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 # The web lab's end-to-end tests drive Debian's chromium (playwright-core downloads no browser).
 [ -x /usr/bin/chromium ] || packages+=(chromium)
+# A CJK font, so that the Chinese pages (and their screenshots) show characters, not boxes.
+packages+=(fonts-wqy-microhei)
 if [ "$preset" = "--fuzz" ]; then
   packages=(clang-14 libclang-rt-14-dev nlohmann-json3-dev libfmt-dev)
 fi

@@ -49,7 +49,7 @@ void list(const Args& a) {
 
 void show(const Args& a) {
   const ex::Exercise& e = ex::get(a.name);
-  std::cout << (a.lang == "de" ? e.statement_de : e.statement_en) << "\n";
+  std::cout << e.statement(a.lang) << "\n";
   std::cout << "Signature: " << e.signature() << "\n";
   const json plan = ex::plan_json(e);
   std::cout << "Test points and launches:\n";
@@ -60,7 +60,8 @@ void show(const Args& a) {
                            plan["measure"]["launch"].dump());
   std::cout << "Target: " << lang_text(e.spec["target"]["text"], a.lang) << "\n";
   int i = 1;
-  for (const json& h : e.spec["hints"][a.lang == "de" ? "de" : "en"]) {
+  for (const json& h :
+       e.spec["hints"].contains(a.lang) ? e.spec["hints"][a.lang] : e.spec["hints"]["en"]) {
     std::cout << fmt::format("Hint {}: {}\n", i++, h.get<std::string>());
   }
 }
@@ -149,7 +150,9 @@ void add_exercise_command(CLI::App& app, int& exit_code) {
   cmd->require_subcommand(1);
   auto a = std::make_shared<Args>();
   auto lang = [a](CLI::App* c) {
-    c->add_option("--lang", a->lang, "de or en (default en)")->check(CLI::IsMember({"de", "en"}));
+    c->add_option("--lang", a->lang, "de, en or zh (default en)")
+        ->check(
+            CLI::IsMember(std::vector<std::string>(ex::kLanguages.begin(), ex::kLanguages.end())));
   };
   auto* l = cmd->add_subcommand("list", "the exercises, their lessons and targets");
   lang(l);

@@ -1,5 +1,5 @@
-// The exercise catalogue: exercises/<name>/{exercise.json, statement.de.md, statement.en.md,
-// starter.cu, solution.cu}, embedded into the binary at build time.
+// The exercise catalogue: exercises/<name>/{exercise.json, statement.{de,en,zh}.md, starter.cu,
+// solution.cu}, embedded into the binary at build time.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -32,8 +32,9 @@ std::vector<Exercise> load() {
     const auto spec = files.find("exercise.json");
     e.spec = spec == files.end() ? json::object() : json::parse(spec->second, nullptr, false);
     if (e.spec.is_discarded()) e.spec = json{{"invalid", "exercise.json is not valid JSON"}};
-    e.statement_de = files["statement.de.md"];
-    e.statement_en = files["statement.en.md"];
+    for (const char* lang : kLanguages) {
+      e.statements[lang] = files[fmt::format("statement.{}.md", lang)];
+    }
     e.starter = files["starter.cu"];
     e.solution = files["solution.cu"];
     out.push_back(std::move(e));
@@ -53,10 +54,22 @@ std::string param_types(const Exercise& e) {
 }
 
 json lang_pair(const json& j, const char* key) {
-  return j.contains(key) ? j.at(key) : json{{"de", ""}, {"en", ""}};
+  if (j.contains(key)) return j.at(key);
+  json empty = json::object();
+  for (const char* lang : kLanguages) empty[lang] = "";
+  return empty;
 }
 
 }  // namespace
+
+const std::string& Exercise::statement(const std::string& lang) const {
+  static const std::string none;
+  for (const std::string& l : {lang, std::string("en")}) {
+    const auto it = statements.find(l);
+    if (it != statements.end() && !it->second.empty()) return it->second;
+  }
+  return none;
+}
 
 std::string Exercise::signature() const {
   std::string params;
@@ -90,8 +103,15 @@ std::vector<std::string> validate(const Exercise& e) {
   auto need = [&](bool ok, const std::string& what) {
     if (!ok) bad.push_back(e.name + ": " + what);
   };
-  need(!e.statement_de.empty(), "statement.de.md missing or empty");
-  need(!e.statement_en.empty(), "statement.en.md missing or empty");
+  // The statements last (a missing one stops no other check), the files first.
+  auto statements = [&] {
+    for (const char* lang : kLanguages) {
+      const auto it = e.statements.find(lang);
+      need(it != e.statements.end() && !it->second.empty(),
+           fmt::format("statement.{}.md missing or empty", lang));
+    }
+    return bad;
+  };
   need(!e.starter.empty(), "starter.cu missing or empty");
   need(!e.solution.empty(), "solution.cu missing or empty");
   const json& s = e.spec;
@@ -99,20 +119,40 @@ std::vector<std::string> validate(const Exercise& e) {
                           "naive", "target", "hints", "quiz"}) {
     need(s.contains(key), fmt::format("exercise.json lacks \"{}\"", key));
   }
-  if (!bad.empty()) return bad;
-  for (const char* lang : {"de", "en"}) {
-    need(s["title"].contains(lang), fmt::format("title.{} missing", lang));
-    need(s["target"].contains("text") && s["target"]["text"].contains(lang),
+  if (!bad.empty()) return statements();
+  auto text = [](const json& j, const char* lang) {
+    return j.is_object() && j.contains(lang) && j[lang].is_string() &&
+           !j[lang].get<std::string>().empty();
+  };
+  for (const char* lang : kLanguages) {
+    need(text(s["title"], lang), fmt::format("title.{} missing", lang));
+    need(s["target"].contains("text") && text(s["target"]["text"], lang),
          fmt::format("target.text.{} missing", lang));
-    need(s["hints"].contains(lang) && !s["hints"][lang].empty(),
+    need(s["hints"].contains(lang) && s["hints"][lang].is_array() && !s["hints"][lang].empty(),
          fmt::format("hints.{} missing", lang));
   }
-  need(s["hints"]["de"].size() == s["hints"]["en"].size(), "hints: de and en differ in number");
+  if (!bad.empty()) return statements();
+  for (const char* lang : kLanguages) {
+    need(s["hints"][lang].size() == s["hints"]["en"].size(),
+         fmt::format("hints: {} and en differ in number", lang));
+    for (const json& h : s["hints"][lang]) {
+      need(h.is_string() && !h.get<std::string>().empty(), fmt::format("hints.{}: empty", lang));
+    }
+  }
   need(s["quiz"].is_array() && s["quiz"].size() >= 3 && s["quiz"].size() <= 5,
        "quiz: 3 to 5 questions");
+  if (s["quiz"].is_array()) {
+    for (std::size_t i = 0; i < s["quiz"].size(); ++i) {
+      for (const char* lang : kLanguages) {
+        const json& q = s["quiz"][i];
+        need(q.is_object() && q.contains("question") && text(q["question"], lang),
+             fmt::format("quiz[{}].question.{} missing", i, lang));
+      }
+    }
+  }
   const bench::Experiment* x = bench::find_experiment(e.lesson());
   need(x != nullptr, fmt::format("lesson {} is not registered", e.lesson()));
-  if (x == nullptr) return bad;
+  if (x == nullptr) return statements();
   need(static_cast<bool>(x->kernel_args), fmt::format("lesson {} exposes no kernel_args", x->name));
   auto has_variant = [&](const std::string& v) { return x->find_variant(v) != nullptr; };
   need(has_variant(s["check_as"]), "check_as: not a variant of the lesson");
@@ -145,7 +185,7 @@ std::vector<std::string> validate(const Exercise& e) {
   }
   if (e.starter.find(e.kernel()) == std::string::npos)
     bad.push_back(e.name + ": starter lacks the kernel");
-  return bad;
+  return statements();
 }
 
 json list_json() {
@@ -165,7 +205,7 @@ json exercise_json(const Exercise& e, bool with_solution) {
             {"lesson", e.lesson()},
             {"level", e.spec.value("level", 1)},
             {"title", lang_pair(e.spec, "title")},
-            {"statement", {{"de", e.statement_de}, {"en", e.statement_en}}},
+            {"statement", e.statements},
             {"starter", e.starter},
             {"signature", e.signature()},
             {"kernel", e.spec.at("kernel")},

@@ -10,6 +10,7 @@
 
 #include "memlab/cli/web_commands.hpp"
 #include "memlab/common/error.hpp"
+#include "memlab/exercise/engine.hpp"
 #include "memlab/report/output_file.hpp"
 #include "memlab/server/server.hpp"
 #include "report_html.hpp"
@@ -44,7 +45,8 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-int report(const std::vector<std::string>& inputs, const std::string& output) {
+int report(const std::vector<std::string>& inputs, const std::string& output,
+           const std::string& lang) {
   // The output first: an unwritable path fails before any work (nothing is truncated until the
   // report is written; a file created here and never written is removed again).
   report::OutputFile out(output, "-o");
@@ -64,7 +66,7 @@ int report(const std::vector<std::string>& inputs, const std::string& output) {
     }
     runs.push_back({fs::path(path).stem().string(), std::move(run)});
   }
-  const std::string html = server::build_report_html(runs);
+  const std::string html = server::build_report_html(runs, lang);
   out.write(html);
   std::cout << fmt::format("memlab report: {} ({} run{}, {:.2f} MB)\n", output, runs.size(),
                            runs.size() == 1 ? "" : "s", static_cast<double>(html.size()) / 1e6);
@@ -92,7 +94,15 @@ void add_web_commands(CLI::App& app, int& exit_code) {
       "report", "One self-contained HTML file of one or more runs (opens from file://)");
   report_cmd->add_option("runs", *inputs, "Run JSON files (memlab run --json)")->required();
   report_cmd->add_option("-o,--output", *output, "The HTML file to write")->required();
-  report_cmd->callback([inputs, output, &exit_code] { exit_code = report(*inputs, *output); });
+  auto lang = std::make_shared<std::string>();
+  report_cmd
+      ->add_option("--lang", *lang,
+                   "The language the report opens in: de, en or zh (default: the reader's "
+                   "browser's; the reader can switch)")
+      ->check(CLI::IsMember(
+          std::vector<std::string>(exercise::kLanguages.begin(), exercise::kLanguages.end())));
+  report_cmd->callback(
+      [inputs, output, lang, &exit_code] { exit_code = report(*inputs, *output, *lang); });
 }
 
 HtmlReportFn html_report_writer() {

@@ -126,7 +126,10 @@ std::string base64(std::string_view bytes) {
   return out;
 }
 
-std::string build_report_html(const std::vector<ReportRun>& runs) {
+std::string build_report_html(const std::vector<ReportRun>& runs, const std::string& lang) {
+  if (lang.find_first_not_of("abcdefghijklmnopqrstuvwxyz") != std::string::npos) {
+    throw std::runtime_error("report: a language is two letters, not '" + lang + "'");
+  }
   const auto index = embedded::find("web/index.html");
   if (!index) throw std::runtime_error("report: the embedded web bundle has no index.html");
   const std::string page(*index);
@@ -147,8 +150,9 @@ std::string build_report_html(const std::vector<ReportRun>& runs) {
   // "<" occurs only inside JSON strings, where \u003c means the same: no "</script" can close
   // the block early.
   payload = replace_all_nocase(payload, "<", "\\u003c");
-  std::string blocks =
-      "<script type=\"application/json\" id=\"memlab-data\">" + payload + "</script>\n";
+  std::string blocks = "<script type=\"application/json\" id=\"memlab-data\"" +
+                       (lang.empty() ? std::string() : " data-lang=\"" + lang + "\"") + ">" +
+                       payload + "</script>\n";
   for (std::string_view path : embedded::list("wasm/")) {
     blocks += fmt::format(
         "<script type=\"application/octet-stream\" id=\"memlab-{}\" data-encoding=\"base64\">{}"

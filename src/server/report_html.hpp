@@ -5,7 +5,8 @@
 // What the page finds in the file (contract with web/):
 //   <script type="application/json" id="memlab-data">
 //     {"kind": "memlab-report", "runs": [{"name": "<file name without .json>", "run": {...}}]}
-//   </script>   ("<" inside the JSON is written as \u003c)
+//   </script>   ("<" inside the JSON is written as \u003c; with a language, the tag carries
+//                data-lang="zh": the language the page opens in unless the reader chose one)
 //   <script type="application/octet-stream" id="memlab-wasm/<file>" data-encoding="base64">
 //     one per file of the WebAssembly build (.wasm as base64; .mjs/.js as base64 too)
 #pragma once
@@ -23,7 +24,8 @@ struct ReportRun {
 
 // Throws std::runtime_error if the embedded bundle lacks web/index.html or references a script
 // or stylesheet that is not embedded (or is not local).
-std::string build_report_html(const std::vector<ReportRun>& runs);
+// `lang`: "" (the reader's browser decides) or one of the web lab's languages (de, en, zh).
+std::string build_report_html(const std::vector<ReportRun>& runs, const std::string& lang = "");
 
 // RFC 4648 base64.
 std::string base64(std::string_view bytes);

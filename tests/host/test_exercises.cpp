@@ -1,6 +1,7 @@
-// The exercise catalogue and the compile path, without a GPU: every exercise complete in both
-// languages, its lesson and variants registered, its quiz answers equal to the models', every
-// starter and solution compiling with NVRTC; compile errors carry the learner's line numbers.
+// The exercise catalogue and the compile path, without a GPU: every exercise complete in all three
+// languages (de, en, zh), its lesson and variants registered, its quiz answers equal to the
+// models', every starter and solution compiling with NVRTC; compile errors carry the learner's line
+// numbers.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -42,10 +43,57 @@ TEST(ExerciseCatalogue, QuizAnswersAreTheModels) {
     for (const auto& q : quiz_json(e)) {
       const double stored = q.at("answer").get<double>(), model = q.at("model_answer");
       EXPECT_NEAR(stored, model, 1e-9 * std::fabs(model)) << e.name << ": " << q.dump();
-      EXPECT_FALSE(q["question"].value("de", "").empty()) << e.name;
-      EXPECT_FALSE(q["question"].value("en", "").empty()) << e.name;
+      for (const char* lang : kLanguages) {
+        EXPECT_FALSE(q["question"].value(lang, "").empty()) << e.name << " " << lang;
+      }
     }
   }
+}
+
+// A text with Chinese in it (a UTF-8 sequence of the CJK Unified Ideographs, U+4E00..U+9FFF).
+bool has_chinese(const std::string& s) {
+  for (std::size_t i = 0; i + 2 < s.size(); ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b >= 0xE4 && b <= 0xE9 && (static_cast<unsigned char>(s[i + 1]) & 0xC0) == 0x80)
+      return true;
+  }
+  return false;
+}
+
+TEST(ExerciseCatalogue, EveryExerciseInGermanEnglishAndChinese) {
+  EXPECT_EQ(std::vector<std::string>(kLanguages.begin(), kLanguages.end()),
+            (std::vector<std::string>{"de", "en", "zh"}));
+  for (const Exercise& e : catalogue()) {
+    for (const char* lang : kLanguages) {
+      EXPECT_FALSE(e.statement(lang).empty()) << e.name << ": statement." << lang << ".md";
+      EXPECT_EQ(e.statements.at(lang), e.statement(lang)) << e.name << " " << lang;
+      EXPECT_FALSE(e.spec["title"].value(lang, "").empty()) << e.name << " " << lang;
+      EXPECT_FALSE(e.spec["target"]["text"].value(lang, "").empty()) << e.name << " " << lang;
+      ASSERT_TRUE(e.spec["hints"].contains(lang)) << e.name << " " << lang;
+      EXPECT_EQ(e.spec["hints"][lang].size(), e.spec["hints"]["en"].size()) << e.name << lang;
+    }
+    // The Chinese texts are Chinese, not a copy of the English ones.
+    EXPECT_TRUE(has_chinese(e.statement("zh"))) << e.name;
+    EXPECT_NE(e.statement("zh"), e.statement("en")) << e.name;
+    EXPECT_TRUE(has_chinese(e.spec["title"]["zh"].get<std::string>())) << e.name;
+    for (const auto& h : e.spec["hints"]["zh"]) EXPECT_TRUE(has_chinese(h)) << e.name;
+    for (const auto& q : e.spec["quiz"]) EXPECT_TRUE(has_chinese(q["question"]["zh"])) << e.name;
+  }
+}
+
+TEST(ExerciseCatalogue, AMissingTranslationIsAProblem) {
+  Exercise e = get("smem_reverse_static");
+  e.statements["zh"].clear();
+  e.spec["hints"]["zh"].erase(0);
+  e.spec["quiz"][1]["question"].erase("zh");
+  const auto problems = ::testing::PrintToString(validate(e));
+  EXPECT_NE(problems.find("statement.zh.md missing or empty"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("hints: zh and en differ in number"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("quiz[1].question.zh missing"), std::string::npos) << problems;
+  e.spec["title"].erase("zh");
+  EXPECT_NE(::testing::PrintToString(validate(e)).find("title.zh missing"), std::string::npos);
+  // An unknown language falls back to English.
+  EXPECT_EQ(get("smem_reverse_static").statement("fr"), get("smem_reverse_static").statement("en"));
 }
 
 TEST(ExerciseCatalogue, KnownModelFiguresInTheQuiz) {
@@ -129,6 +177,18 @@ TEST(ExerciseCli, ListShowStartQuiz) {
   EXPECT_EQ(memlab("exercise start aos_to_soa -o " + out).code, 2);  // never overwritten
   EXPECT_EQ(memlab("exercise quiz aos_to_soa --answers 32,12.5,4").code, 0);
   EXPECT_EQ(memlab("exercise quiz aos_to_soa --answers 8,12.5,4").code, 1);
+  // In Chinese: the statement, the hints and the quiz; an unknown language is refused.
+  const auto zh = memlab("exercise show smem_reverse_static --lang zh");
+  EXPECT_EQ(zh.code, 0);
+  EXPECT_NE(zh.out.find(get("smem_reverse_static").statement("zh")), std::string::npos) << zh.out;
+  EXPECT_NE(zh.out.find(get("smem_reverse_static").spec["hints"]["zh"][1].get<std::string>()),
+            std::string::npos)
+      << zh.out;
+  const auto quiz = memlab("exercise quiz aos_to_soa --answers 32,12.5,4 --lang zh");
+  EXPECT_EQ(quiz.code, 0);
+  EXPECT_NE(quiz.out.find("扇区"), std::string::npos) << quiz.out;
+  EXPECT_NE(memlab("exercise list --lang zh").out.find("用静态共享内存倒序"), std::string::npos);
+  testing_cli::expect_usage_error("exercise show conv1d_halo --lang fr", "--lang");
 }
 
 TEST(ExercisePlan, LaunchRuleAtOddSizes) {

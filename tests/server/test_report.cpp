@@ -94,6 +94,25 @@ TEST(Report, DataBlocksSitBeforeThePagesOwnHeadEnd) {
   EXPECT_LT(head_end, html.find("<body", data));
 }
 
+TEST(Report, LangSetsTheLanguageItOpensIn) {
+  const nlohmann::json run = {{"context", nlohmann::json::object()},
+                              {"records", nlohmann::json::array()}};
+  const std::string tag = "<script type=\"application/json\" id=\"memlab-data\"";
+  EXPECT_NE(build_report_html({{"x", run}}).find(tag + ">"), std::string::npos);
+  EXPECT_NE(build_report_html({{"x", run}}, "zh").find(tag + " data-lang=\"zh\">"),
+            std::string::npos);
+  EXPECT_THROW(build_report_html({{"x", run}}, "z\"h"), std::runtime_error);
+  const fs::path in = temp("lang.json"), out = temp("lang.html");
+  std::ofstream(in) << run.dump();
+  auto r = memlab("report " + in.string() + " -o " + out.string() + " --lang zh");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(read(out).find(tag + " data-lang=\"zh\">"), std::string::npos);
+  r = memlab("report " + in.string() + " -o " + out.string() + " --lang fr");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--lang"), std::string::npos) << r.out;
+  for (const auto& p : {in, out}) fs::remove(p);
+}
+
 TEST(Report, Base64) {
   EXPECT_EQ(base64(""), "");
   EXPECT_EQ(base64("f"), "Zg==");

@@ -12,8 +12,18 @@ TEST_F(ServerTest, ExerciseCatalogueAndOneExercise) {
   const auto e = body(client().Get("/api/exercises/smem_reverse_static"));
   EXPECT_EQ(e["name"], "smem_reverse_static");
   EXPECT_EQ(e["lesson"], "smem_reverse");
-  EXPECT_FALSE(e["statement"]["de"].get<std::string>().empty());
-  EXPECT_FALSE(e["statement"]["en"].get<std::string>().empty());
+  for (const char* lang : {"de", "en", "zh"}) {
+    EXPECT_FALSE(e["statement"][lang].get<std::string>().empty()) << lang;
+    EXPECT_FALSE(e["title"][lang].get<std::string>().empty()) << lang;
+    EXPECT_FALSE(e["target"]["text"][lang].get<std::string>().empty()) << lang;
+    EXPECT_EQ(e["hints"][lang].size(), e["hints"]["en"].size()) << lang;
+    for (const auto& q : e["quiz"]) EXPECT_FALSE(q["question"][lang].get<std::string>().empty());
+  }
+  EXPECT_NE(e["statement"]["zh"].get<std::string>().find("共享内存"), std::string::npos);
+  for (const auto& x : list) {
+    EXPECT_FALSE(x["title"]["zh"].get<std::string>().empty()) << x.dump();
+    EXPECT_FALSE(x["target"]["zh"].get<std::string>().empty()) << x.dump();
+  }
   EXPECT_NE(e["starter"].get<std::string>().find("reverse_static"), std::string::npos);
   EXPECT_FALSE(e.contains("solution"));
   auto r = client().Get("/api/exercises/nope");

@@ -83,7 +83,7 @@ export function startMock({ dist, wasmDir, results, token }) {
 }
 
 /** What `memlab report` writes (mirrors branch web-server's report_html.cpp) for the mock run. */
-export function mockReport({ dist, wasmDir, runs }) {
+export function mockReport({ dist, wasmDir, runs, lang }) {
   let html = readFileSync(join(dist, "index.html"), "utf8");
   const js = readFileSync(join(dist, "assets/memlab.js"), "utf8").replace(
     /<\/script/gi,
@@ -99,7 +99,8 @@ export function mockReport({ dist, wasmDir, runs }) {
     kind: "memlab-report",
     runs: runs.map((r) => ({ name: r.name, run: JSON.parse(readFileSync(r.file, "utf8")) })),
   }).replace(/</g, "\\u003c");
-  let blocks = `<script type="application/json" id="memlab-data">${data}</script>\n`;
+  const attr = lang ? ` data-lang="${lang}"` : "";
+  let blocks = `<script type="application/json" id="memlab-data"${attr}>${data}</script>\n`;
   if (wasmDir && existsSync(join(wasmDir, "memlab_models.mjs")))
     blocks += `<script type="application/octet-stream" id="memlab-wasm/memlab_models.mjs" data-encoding="base64">${readFileSync(join(wasmDir, "memlab_models.mjs")).toString("base64")}</script>\n`;
   return html.replace("</head>", () => blocks + "</head>");

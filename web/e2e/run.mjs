@@ -1,7 +1,7 @@
 // End-to-end tests in headless Debian chromium (playwright-core, no browser download).
 // Server: `$MEMLAB_BIN serve` when MEMLAB_BIN is set (the real thing), else e2e/mock-server.mjs.
 // Report: `$MEMLAB_BIN report docs/results/h200-2026-11-29-full.json -o ...`, else the mock inliner.
-// Screenshots of every page (de, en, narrow) go to web/screenshots/ (ignored by git).
+// Screenshots of every page (de, en, zh; wide and narrow) go to web/screenshots/ (ignored by git).
 import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync, statSync, readFileSync } from "node:fs";
@@ -76,10 +76,11 @@ async function startServer() {
   return { url, token, stop: () => proc.kill("SIGTERM"), kind: "memlab serve" };
 }
 
-function makeReport() {
-  const file = join(out, "report.html");
+function makeReport(lang) {
+  const file = join(out, lang ? `report-${lang}.html` : "report.html");
   if (BIN) {
-    const r = spawn(BIN, ["report", FULL, "-o", file], { stdio: "inherit" });
+    const args = ["report", FULL, "-o", file, ...(lang ? ["--lang", lang] : [])];
+    const r = spawn(BIN, args, { stdio: "inherit" });
     return new Promise((res, rej) =>
       r.on("exit", (c) => (c === 0 ? res(file) : rej(new Error(`memlab report exited ${c}`)))),
     );
@@ -90,6 +91,7 @@ function makeReport() {
       dist: join(web, "dist"),
       wasmDir: process.env.MEMLAB_WASM_DIR,
       runs: [{ name: "h200 full", file: FULL }],
+      lang,
     }),
   );
   return Promise.resolve(file);
@@ -213,17 +215,44 @@ await test("streams: defaults 100, 55, 1.82x; one copy engine depth-first 1.00x"
   await p.context().close();
 });
 
-await test("de/en switch changes the text", async () => {
+await test("de/en/zh switch changes the text", async () => {
   const p = await page();
   await go(p, "#/banks");
+  const offered = await p
+    .locator("button[data-lang]")
+    .evaluateAll((bs) => bs.map((b) => b.dataset.lang));
+  assert(offered.join(",") === "de,en,zh", `the picker offers ${offered}`);
   await lang(p, "de");
   const de = await p.textContent("h1");
   await lang(p, "en");
   const en = await p.textContent("h1");
-  assert(de.includes("Bank-Konflikte") && en.includes("bank conflicts"), `${de} / ${en}`);
+  await lang(p, "zh");
+  const zh = await p.textContent("h1");
+  assert(
+    de.includes("Bank-Konflikte") && en.includes("bank conflicts") && zh.includes("存储体冲突"),
+    `${de} / ${en} / ${zh}`,
+  );
+  assert((await fig(p, "degree")).includes("路"), `Chinese degree ${await fig(p, "degree")}`);
+  assert((await p.textContent("nav")).includes("合并访问"), "Chinese navigation");
   await lang(p, "de");
   assert((await fig(p, "degree")).includes("fach"), "German degree");
   await p.context().close();
+});
+
+await test("zh: ?lang=zh and a Chinese browser open the lab in Chinese", async () => {
+  const p = await page();
+  await go(p, "#/streams", `${server.url}${server.url.includes("?") ? "&" : "?"}lang=zh#/streams`);
+  assert((await p.evaluate(() => document.documentElement.lang)) === "zh", "?lang=zh");
+  assert((await p.textContent("h1")).includes("流"), `h1: ${await p.textContent("h1")}`);
+  await p.waitForSelector('[data-fig="speedup"]');
+  assert((await fig(p, "speedup")) === "1.82×", `speedup ${await fig(p, "speedup")}`);
+  await p.context().close();
+  const b = await page({ locale: "zh-CN" });
+  await go(b, "#/coalescing");
+  assert((await b.evaluate(() => document.documentElement.lang)) === "zh", "zh-CN browser");
+  assert((await b.textContent("h1")).includes("合并访问"), `h1: ${await b.textContent("h1")}`);
+  assert(b.consoleErrors.length === 0, `console errors: ${b.consoleErrors.join(" | ")}`);
+  await b.context().close();
 });
 
 await test("run request without the token is refused; with it: no CUDA device", async () => {
@@ -292,8 +321,34 @@ await test("report of the full H200 run: every lesson's plots, no console error,
     await p.locator(`#lesson-${l}`).screenshot({ path: join(shots, `report-lesson-${l}.png`) });
   await go(p, "", `file://${file}#/`);
   await p.screenshot({ path: join(shots, "report-hierarchy-en.png"), fullPage: true });
+  // The same report in Chinese (?lang=zh, as a link to a report in one language would give it).
+  await go(p, "", `file://${file}?lang=zh#/results`, 90000);
+  assert((await p.evaluate(() => document.documentElement.lang)) === "zh", "report in zh");
+  assert((await p.textContent("h1")).includes("结果"), `zh h1: ${await p.textContent("h1")}`);
+  for (const l of lessons) {
+    const n = await p.locator(`.lesson-plots[data-lesson="${l}"] svg`).count();
+    assert(n > 0, `zh: lesson ${l} has no plot`);
+  }
+  await p.screenshot({ path: join(shots, "report-results-zh.png"), fullPage: true });
+  await go(p, "", `file://${file}?lang=zh#/`);
+  assert((await p.textContent("h1")).includes("内存层次"), "zh hierarchy");
+  await p.screenshot({ path: join(shots, "report-hierarchy-zh.png"), fullPage: true });
+  assert(requests.length === 0, `requests: ${requests.join(", ")}`);
+  assert(p.consoleErrors.length === 0, `console errors: ${p.consoleErrors.join(" | ")}`);
   await p.context().close();
   assert(size < 3 * 1024 * 1024, `report is ${size} bytes`);
+});
+
+await test("report --lang zh opens in Chinese; the reader can switch", async () => {
+  const file = await makeReport("zh");
+  const p = await page();
+  await go(p, "", `file://${file}#/results`, 90000);
+  assert((await p.evaluate(() => document.documentElement.lang)) === "zh", "not zh");
+  assert((await p.textContent("h1")).includes("结果"), `h1: ${await p.textContent("h1")}`);
+  await lang(p, "en");
+  assert((await p.textContent("h1")).includes("Results"), `h1: ${await p.textContent("h1")}`);
+  assert(p.consoleErrors.length === 0, `console errors: ${p.consoleErrors.join(" | ")}`);
+  await p.context().close();
 });
 
 await test("claims: every claim with its verdict, the explainers' claims, the report's", async () => {
@@ -359,6 +414,20 @@ await test("exercise page: compile error with the learner's line; check without 
   const text = await p.textContent("#app");
   assert(/\(3\)|line 3/.test(text), `no line 3 in: ${text.slice(0, 400)}`);
   await p.screenshot({ path: join(shots, "exercise-compile-error-en.png"), fullPage: true });
+  // The same page in Chinese: statement, hints and quiz from the zh texts of the exercise.
+  const ex = await p.evaluate(async () =>
+    (await fetch("api/exercises/smem_reverse_static")).json(),
+  );
+  await lang(p, "zh");
+  const zh = await p.textContent("#app");
+  for (const want of [
+    ex.statement.zh.split("\n")[0].replace(/^#\s*/, ""),
+    ex.title.zh,
+    ex.quiz[0].question.zh,
+    "小测验",
+  ])
+    assert(zh.includes(want), `zh page lacks ${want}`);
+  await p.screenshot({ path: join(shots, "exercise-compile-error-zh.png"), fullPage: true });
   // The reference solution compiles; without a GPU the check answers "no CUDA device".
   const r = await p.evaluate(async (token) => {
     const ex = await (await fetch("api/exercises/smem_reverse_static")).json();
@@ -393,11 +462,13 @@ const PAGES = [
   "#/exercises",
   "#/exercise/transpose_bank_conflict",
 ];
-await test("screenshots of every page (de, en, narrow)", async () => {
+await test("screenshots of every page (de, en, zh, narrow)", async () => {
   for (const [l, viewport, tag] of [
     ["en", { width: 1200, height: 900 }, "en"],
     ["de", { width: 1200, height: 900 }, "de"],
+    ["zh", { width: 1200, height: 900 }, "zh"],
     ["de", { width: 390, height: 844 }, "narrow-de"],
+    ["zh", { width: 390, height: 844 }, "narrow-zh"],
   ]) {
     const p = await page({ viewport });
     for (const hash of PAGES) {

@@ -14,6 +14,8 @@
 //   disturb each other); an unknown name throws memlab::UsageError before anything runs.
 #pragma once
 
+#include <array>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -22,13 +24,20 @@ namespace memlab::exercise {
 
 inline constexpr std::size_t kMaxSourceBytes = 64 * 1024;
 
+// The languages every exercise is written in (statement.<lang>.md; title, target.text, hints and
+// each quiz question keyed by them in exercise.json): the web lab's and the CLI's --lang.
+inline constexpr std::array<const char*, 3> kLanguages = {"de", "en", "zh"};
+
 struct Exercise {
   std::string name;
-  nlohmann::json spec;  // exercises/<name>/exercise.json
-  std::string statement_de, statement_en, starter, solution;
+  nlohmann::json spec;                            // exercises/<name>/exercise.json
+  std::map<std::string, std::string> statements;  // language -> statement.<lang>.md
+  std::string starter, solution;
 
   std::string lesson() const { return spec.at("lesson").get<std::string>(); }
   std::string kernel() const { return spec.at("kernel").at("name").get<std::string>(); }
+  // The statement in `lang`, else the English one ("" when neither exists).
+  const std::string& statement(const std::string& lang) const;
   // "__global__ void reverse_static(const float* in, float* out, int n)"
   std::string signature() const;
   // The NVRTC name expression that pins the signature:
@@ -44,10 +53,10 @@ const Exercise& get(const std::string& name);
 // Needs the lesson registry (link memlab_experiments).
 std::vector<std::string> validate(const Exercise& e);
 
-// GET /api/exercises: [{name, lesson, level, title{de,en}, target{de,en}}]
+// GET /api/exercises: [{name, lesson, level, title{de,en,zh}, target{de,en,zh}}]
 nlohmann::json list_json();
-// GET /api/exercises/<name>: the above plus statement{de,en}, starter, signature, launch, points,
-// measure_point, hints{de,en}, quiz (answers included: the page checks them itself). The
+// GET /api/exercises/<name>: the above plus statement{de,en,zh}, starter, signature, launch,
+// points, measure_point, hints{de,en,zh}, quiz (answers included: the page checks them itself). The
 // solution only when `with_solution`.
 nlohmann::json exercise_json(const Exercise& e, bool with_solution = false);
 

@@ -21,19 +21,47 @@ export function lang(): string {
   return current;
 }
 
+/**
+ * The language to start in: `?lang=xx` in the URL (a link into the lab or a report in one
+ * language; remembered), else the stored choice, else the report's own (`memlab report --lang`,
+ * data-lang on its data block), else the browser's languages (zh-CN, zh-TW, de-AT, ... by their
+ * first part), else English.
+ */
+export function pickLanguage(
+  query: string,
+  stored: string | null,
+  browser: readonly string[],
+  report: string | null = null,
+): string {
+  const fromUrl = new URLSearchParams(query).get("lang")?.toLowerCase();
+  if (fromUrl && catalogs[fromUrl]) return fromUrl;
+  if (stored && catalogs[stored]) return stored;
+  if (report && catalogs[report]) return report;
+  for (const b of browser) {
+    const l = (b || "").slice(0, 2).toLowerCase();
+    if (catalogs[l]) return l;
+  }
+  return "en";
+}
+
 export function initLanguage(): void {
-  let wanted: string | null = null;
+  let stored: string | null = null;
   try {
-    wanted = localStorage.getItem(STORAGE_KEY);
+    stored = localStorage.getItem(STORAGE_KEY);
   } catch {
-    wanted = null;
+    stored = null;
   }
-  if (!wanted || !catalogs[wanted]) {
-    const nav = (navigator.language || "en").slice(0, 2).toLowerCase();
-    wanted = catalogs[nav] ? nav : "en";
-  }
-  current = wanted;
+  const browser = navigator.languages?.length ? navigator.languages : [navigator.language];
+  const report = document.getElementById("memlab-data")?.getAttribute("data-lang") ?? null;
+  current = pickLanguage(location.search, stored, browser, report);
   document.documentElement.lang = current;
+  if (current !== stored && new URLSearchParams(location.search).has("lang")) {
+    try {
+      localStorage.setItem(STORAGE_KEY, current);
+    } catch {
+      /* see setLanguage */
+    }
+  }
 }
 
 export function setLanguage(l: string): void {
