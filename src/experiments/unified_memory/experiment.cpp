@@ -181,7 +181,7 @@ bench::Experiment make() {
           .x = {"reads", false, ""},
           .y = {"median_ms", true, "ms"},
           .references = {"baseline"},
-          .stack = {"figure:gpu_part_ms"}});
+          .stack = {"figure:transfer_ms", "figure:kernel_ms"}});
   return b.build();
 }
 
