@@ -57,7 +57,7 @@ export interface Headline {
 export interface VariantDecl {
   name: string;
   description?: string;
-  axes?: Record<string, string[]>;
+  axes?: Record<string, string[] | { min?: number; max?: number }>;
   only?: string;
   opt_in?: string;
   expected_failure?: string;

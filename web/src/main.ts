@@ -36,7 +36,9 @@ const NAV: [string, string][] = [
 ];
 
 function header(app: App): HTMLElement {
-  const current = "#" + (location.hash.replace(/^#/, "") || "/");
+  const bare = location.hash.replace(/^#/, "") === "";
+  const current =
+    bare && app.mode === "report" ? "#/summary" : "#" + (location.hash.replace(/^#/, "") || "/");
   const nav = h(
     "nav",
     { class: "nav" },

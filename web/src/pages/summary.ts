@@ -40,7 +40,7 @@ export function headlineText(hl: Headline): string {
   return parts.join(" · ");
 }
 
-function lessonRow(run: RunJson, name: string): HTMLElement {
+function lessonRow(run: RunJson, name: string, withHeadlines: boolean): HTMLElement {
   const records = run.records.filter((r) => r.experiment === name);
   const c = statusCounts(records);
   const hl = run.lessons?.[name]?.headline;
@@ -54,8 +54,10 @@ function lessonRow(run: RunJson, name: string): HTMLElement {
     "tr",
     { "data-lesson": name, class: c.failed ? "has-failed" : null },
     h("th", { scope: "row" }, h("a", { href: `#/lesson/${name}` }, name)),
-    h("td", { class: "headline", "data-testid": "headline" }, hl ? headlineText(hl) : ""),
-    h("td", { class: "muted" }, hl?.at ?? ""),
+    withHeadlines
+      ? h("td", { class: "headline", "data-testid": "headline" }, hl ? headlineText(hl) : "")
+      : null,
+    withHeadlines ? h("td", { class: "muted" }, hl?.at ?? "") : null,
     h("td", { class: c.failed ? "bad" : "muted" }, counts.join(", ")),
   );
 }
@@ -88,6 +90,8 @@ export async function render(root: HTMLElement, app: App, arg: string): Promise<
   // A run of an unknown schema throws SchemaError: the page shows error.schema (main.ts).
   const run: RunJson = await app.getRun(id);
   const all = statusCounts(run.records);
+  // Headlines are memlab's (lessons.<name>.headline); a run without any shows only the counts.
+  const withHeadlines = Object.values(run.lessons ?? {}).some((l) => l.headline);
   root.append(
     h(
       "p",
@@ -112,15 +116,15 @@ export async function render(root: HTMLElement, app: App, arg: string): Promise<
           "tr",
           {},
           h("th", {}, t("summary.col.lesson")),
-          h("th", {}, t("summary.col.headline")),
-          h("th", {}, t("summary.col.at")),
+          withHeadlines ? h("th", {}, t("summary.col.headline")) : null,
+          withHeadlines ? h("th", {}, t("summary.col.at")) : null,
           h("th", {}, t("summary.col.records")),
         ),
       ),
       h(
         "tbody",
         {},
-        experiments(run).map((n) => lessonRow(run, n)),
+        experiments(run).map((n) => lessonRow(run, n, withHeadlines)),
       ),
     ),
   );
