@@ -158,19 +158,7 @@ std::map<std::string, std::vector<std::string>> check_axes(
 std::size_t Plan::measurement_count() const {
   std::size_t n = 0;
   for (const auto& ep : experiments) {
-    for (const auto& point : ep.points) {
-      for (const auto& pv : point.variants) n += pv.skipped ? 0 : 1;
-    }
-  }
-  return n;
-}
-
-std::size_t Plan::skip_count() const {
-  std::size_t n = 0;
-  for (const auto& ep : experiments) {
-    for (const auto& point : ep.points) {
-      for (const auto& pv : point.variants) n += pv.skipped ? 1 : 0;
-    }
+    for (const auto& point : ep.points) n += point.variants.size();
   }
   return n;
 }
@@ -196,15 +184,11 @@ PlannedPoint plan_point(const Experiment& e, const std::vector<const Variant*>& 
   point.seed = point_seed(run_seed, e.name, params);
   if (e.footprint) point.footprint = e.footprint(params);
   for (const Variant* v : variants) {
+    if (!v->applies_to(params)) continue;  // not in the plan: never a skip record
     PlannedVariant pv;
     pv.variant = v;
-    if (!v->applies_to(params)) {
-      pv.skipped = true;
-      pv.skip_reason = v->skip_reason.empty() ? kDefaultSkipReason : v->skip_reason;
-    } else {
-      pv.bytes = useful_bytes(e, *v, params);
-      pv.flops = useful_flops(e, *v, params);
-    }
+    pv.bytes = useful_bytes(e, *v, params);
+    pv.flops = useful_flops(e, *v, params);
     point.variants.push_back(std::move(pv));
   }
   point.params = std::move(params);
@@ -230,6 +214,8 @@ Plan make_plan(const RunRequest& r) {
   check_variant_filter(r.variants, selected);
   const auto overrides = check_axes(r, selected);
 
+  std::set<std::string> named_placed;           // -v entries with a planned point
+  std::map<std::string, std::string> unplaced;  // -v entry -> where its variant applies
   for (const auto* e : selected) {
     ExperimentPlan ep;
     ep.experiment = e;
@@ -243,12 +229,46 @@ Plan make_plan(const RunRequest& r) {
       if (keep) ep.variants.push_back(&v);
     }
     if (ep.variants.empty()) continue;
+    std::set<const Variant*> placed;  // variants with at least one point
     for (Params& params : expand_axes(e->axes, overrides, r.quick)) {
       if (e->validate) e->validate(params);
       PlannedPoint point = plan_point(*e, ep.variants, std::move(params), plan.seed);
+      if (point.variants.empty()) continue;  // no selected variant applies here
+      for (const PlannedVariant& pv : point.variants) placed.insert(pv.variant);
       ep.points.push_back(std::move(point));
     }
+    // A variant at none of the points is not in the plan (e.g. -a ws=1Gi leaves chase_shared
+    // out); a -v entry whose every variant is left out is a usage error (after the loop).
+    std::vector<const Variant*> kept;
+    for (const Variant* v : ep.variants) {
+      const bool here = placed.count(v) != 0;
+      if (here) kept.push_back(v);
+      for (const std::string& f : r.variants) {
+        if (!matches(f, *e, *v)) continue;
+        if (here) {
+          named_placed.insert(f);
+        } else if (unplaced.count(f) == 0) {
+          unplaced[f] = v->only.empty() ? e->name : e->name + ": " + v->only;
+        }
+      }
+    }
+    ep.variants = std::move(kept);
+    if (ep.points.empty()) continue;
     plan.experiments.push_back(std::move(ep));
+  }
+  for (const std::string& f : r.variants) {
+    if (named_placed.count(f) != 0) continue;
+    const auto it = unplaced.find(f);
+    if (it == unplaced.end()) continue;
+    throw UsageError(
+        fmt::format("-v/--variants: '{}' applies at none of the planned points ({}); accepted: "
+                    "axis values where it applies (see memlab list)",
+                    f, it->second));
+  }
+  if (plan.experiments.empty() && r.variants.empty() && !r.axes.empty()) {
+    throw UsageError(
+        "-a/--axis: no variant of the selected experiments applies at these points; accepted: "
+        "axis values where a variant applies (see memlab list)");
   }
   if (plan.experiments.empty()) {
     throw UsageError("-v/--variants: no variant of the selected experiments left");

@@ -16,7 +16,6 @@ PlanDescription describe(const Plan& plan) {
   d.warm = plan.warm;
   d.verify_only = plan.verify_only;
   d.measurements = plan.measurement_count();
-  d.skipped = plan.skip_count();
   for (const ExperimentPlan& ep : plan.experiments) {
     const Experiment& e = *ep.experiment;
     ExperimentDescription ed;
@@ -32,11 +31,10 @@ PlanDescription describe(const Plan& plan) {
       for (const PlannedVariant& pv : point.variants) {
         VariantAtPoint vd;
         vd.name = pv.variant->name;
-        vd.skipped = pv.skipped;
-        vd.reason = pv.skip_reason;
+        if (pv.variant->needs) vd.needs = pv.variant->needs_reason;
         vd.bytes = pv.bytes;
         vd.flops = pv.flops;
-        if (!pv.skipped && pv.variant->predict) {
+        if (pv.variant->predict) {
           try {
             if (auto pred = pv.variant->predict(point.params)) vd.model = pred->model;
           } catch (const CudaError&) {
@@ -61,12 +59,9 @@ std::string render_plan(const PlanDescription& plan) {
       out += fmt::format("    {}  (device memory {})\n", format_point(point.params),
                          format_bytes(point.footprint.value_or(0.0)));
       for (const VariantAtPoint& v : point.variants) {
-        if (v.skipped) {
-          out += fmt::format("      {:<22} skipped: {}\n", v.name, v.reason);
-          continue;
-        }
         out += fmt::format("      {:<22} useful bytes {}", v.name, format_bytes(v.bytes));
         if (!v.model.empty()) out += "; model: " + v.model;
+        if (!v.needs.empty()) out += "; " + v.needs;
         out += "\n";
       }
     }
@@ -83,14 +78,10 @@ std::string render_plan_json(const PlanDescription& plan) {
       for (const auto& [k, v] : point.params) params[k] = v;
       nlohmann::json variants = nlohmann::json::array();
       for (const VariantAtPoint& v : point.variants) {
-        nlohmann::json j = {{"name", v.name}, {"status", v.skipped ? "skipped" : "planned"}};
-        if (v.skipped) {
-          j["reason"] = v.reason;
-        } else {
-          j["bytes"] = v.bytes;
-          j["flops"] = v.flops;
-          if (!v.model.empty()) j["model"] = v.model;
-        }
+        nlohmann::json j = {
+            {"name", v.name}, {"status", "planned"}, {"bytes", v.bytes}, {"flops", v.flops}};
+        if (!v.model.empty()) j["model"] = v.model;
+        if (!v.needs.empty()) j["needs"] = v.needs;
         variants.push_back(std::move(j));
       }
       points.push_back({{"params", std::move(params)},
@@ -110,7 +101,6 @@ std::string render_plan_json(const PlanDescription& plan) {
                             {"warm", plan.warm},
                             {"verify_only", plan.verify_only},
                             {"measurements", plan.measurements},
-                            {"skipped", plan.skipped},
                             {"experiments", std::move(experiments)}};
   return j.dump(2) + "\n";
 }

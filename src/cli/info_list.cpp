@@ -12,6 +12,7 @@
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/device.hpp"
 #include "memlab/cuda/topology.hpp"
+#include "memlab/report/lessons.hpp"
 #include "memlab/report/report.hpp"
 
 namespace memlab::cli {
@@ -59,9 +60,56 @@ void add_info_command(CLI::App& app, int& exit_code) {
   });
 }
 
+namespace {
+
+// "stride=1 access=read", "ws 64..32768" (ranges in the axis's own integers).
+std::string axes_text(const bench::Variant& v) {
+  std::string out;
+  for (const bench::VariantAxis& a : v.axes) {
+    if (!out.empty()) out += " ";
+    if (!a.values.empty()) {
+      out += fmt::format("{}={}", a.axis, fmt::join(a.values, ","));
+    } else if (a.min && a.max) {
+      out += fmt::format("{} {}..{}", a.axis, *a.min, *a.max);
+    } else if (a.min) {
+      out += fmt::format("{} >= {}", a.axis, *a.min);
+    } else if (a.max) {
+      out += fmt::format("{} <= {}", a.axis, *a.max);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 void add_list_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("list", "List the experiments, their variants and axes");
-  cmd->callback([&exit_code] {
+  auto json = std::make_shared<bool>(false);
+  cmd->add_flag(
+      "--json", *json,
+      "Print the catalogue as JSON: each experiment's declaration (docs/lessons-json.md)");
+  cmd->callback([&exit_code, json] {
+    if (*json) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const bench::Experiment& e : bench::experiments()) {
+        nlohmann::json j = report::lesson_declaration(e);
+        j["name"] = e.name;
+        j["in_default_suite"] = e.in_default_suite;
+        nlohmann::json axes = nlohmann::json::array();
+        for (const bench::AxisSpec& a : e.axes) {
+          axes.push_back({{"name", a.name},
+                          {"defaults", a.defaults},
+                          {"quick", a.quick.empty() ? a.defaults : a.quick},
+                          {"accepted", a.accepted()},
+                          {"help", a.help}});
+        }
+        j["axes"] = std::move(axes);
+        out.push_back(std::move(j));
+      }
+      std::cout << nlohmann::json({{"experiments", out}}).dump(2) << "\n";
+      exit_code = kExitOk;
+      return;
+    }
     for (const bench::Experiment& e : bench::experiments()) {
       std::cout << fmt::format("{:<15} {}{}\n", e.name, e.summary,
                                e.in_default_suite ? "" : " [not in the default suite]");
@@ -71,6 +119,18 @@ void add_list_command(CLI::App& app, int& exit_code) {
       }
       std::cout << fmt::format("{:<15}   variants: {}  (* = baseline)\n", "", variants);
       for (const bench::Variant& v : e.variants) {
+        // Where a variant applies (its axes, its condition) and what it needs of the device.
+        const std::string axes = axes_text(v);
+        if (!axes.empty()) {
+          std::cout << fmt::format("{:<15}   {} only at {}{}\n", "", v.name, axes,
+                                   v.only.empty() ? "" : " (" + v.only + ")");
+        } else if (!v.only.empty()) {
+          std::cout << fmt::format("{:<15}   {} only where {}\n", "", v.name, v.only);
+        }
+        if (v.needs) {
+          std::cout << fmt::format("{:<15}   {} is skipped where the device lacks it: {}\n", "",
+                                   v.name, v.needs_reason);
+        }
         if (v.opt_in.empty()) continue;
         std::cout << fmt::format("{:<15}   opt-in (runs only with -v {}): {}\n", "", v.name,
                                  v.opt_in);
@@ -81,6 +141,9 @@ void add_list_command(CLI::App& app, int& exit_code) {
                                  fmt::join(a.quick.empty() ? a.defaults : a.quick, ","),
                                  a.accepted());
       }
+      std::string plots;
+      for (const bench::Plot& p : e.plots) plots += (plots.empty() ? "" : ", ") + p.id;
+      if (!plots.empty()) std::cout << fmt::format("{:<15}   plots: {}\n", "", plots);
     }
     exit_code = kExitOk;
   });

@@ -21,6 +21,7 @@
 #include "memlab/cuda/cupti.hpp"
 #include "memlab/cuda/device.hpp"
 #include "memlab/report/fleet.hpp"
+#include "memlab/report/lessons.hpp"
 #include "memlab/report/output_file.hpp"
 #include "memlab/report/report.hpp"
 
@@ -197,7 +198,7 @@ int run(const RunArgs& a, const std::string& command_line) {
   }
   if (tty_err) std::cerr << "\r\x1b[K" << std::flush;
   std::cout << report::render_table(report, tty_out);
-  if (outputs.json.is_open()) outputs.json.write(report::render_json(report));
+  if (outputs.json.is_open()) outputs.json.write(report::render_run_json(report));
   if (outputs.csv.is_open()) outputs.csv.write(report::render_csv(report));
   if (outputs.md.is_open()) outputs.md.write(report::render_markdown(report));
   if (report.any_failed()) {

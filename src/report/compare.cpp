@@ -77,9 +77,10 @@ class Loader {
       fail("", "not a memlab JSON report (no schema_version/records)");
     }
     const Json& version = j["schema_version"];
-    if (!version.is_number_integer() || version.get<std::int64_t>() != bench::kSchemaVersion) {
-      fail("", fmt::format("schema_version {} is not supported; accepted: {}", describe(version),
-                           bench::kSchemaVersion));
+    if (!version.is_number_integer() || version.get<std::int64_t>() < bench::kOldestSchemaVersion ||
+        version.get<std::int64_t>() > bench::kSchemaVersion) {
+      fail("", fmt::format("schema_version {} is not supported; accepted: {}..{}",
+                           describe(version), bench::kOldestSchemaVersion, bench::kSchemaVersion));
     }
     if (!j["records"].is_array()) fail("", "records is not an array");
     Report out;

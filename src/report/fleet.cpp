@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "memlab/bench/params.hpp"
+#include "memlab/bench/record.hpp"
 #include "memlab/common/error.hpp"
 
 namespace memlab::report {
@@ -89,7 +90,7 @@ std::string label_text(const json& w) {
 std::string merge_runs(const std::vector<WorkerRun>& runs, const std::string& mode,
                        const std::string& command_line) {
   json out;
-  out["schema_version"] = 1;
+  out["schema_version"] = bench::kSchemaVersion;
   json workers = json::array(), records = json::array();
   using Key = std::tuple<std::string, std::string, std::string>;
   std::map<Key, json> groups;  // key -> {"first": record, "entries": [...]}

@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "memlab/report/report.hpp"
+#include "memlab/report/run_json.hpp"
 
 namespace memlab::report {
 namespace {
@@ -107,6 +108,10 @@ std::string render_info_json(const std::vector<DeviceInfo>& devices, int selecte
 }
 
 std::string render_json(const bench::RunReport& report) {
+  return run_json(report).dump(2) + "\n";
+}
+
+nlohmann::json run_json(const bench::RunReport& report) {
   const bench::Context& c = report.context;
   nlohmann::json j;
   j["schema_version"] = bench::kSchemaVersion;
@@ -204,7 +209,7 @@ std::string render_json(const bench::RunReport& report) {
   }
   j["records"] = std::move(records);
   if (report.cancelled) j["cancelled"] = true;
-  return j.dump(2) + "\n";
+  return j;
 }
 
 }  // namespace memlab::report

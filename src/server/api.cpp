@@ -10,6 +10,7 @@
 #include "memlab/claims/claims.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/exercise/engine.hpp"
+#include "memlab/report/lessons.hpp"
 #include "results.hpp"
 #include "runs.hpp"
 #include "server_state.hpp"
@@ -140,7 +141,13 @@ void add_api_routes(httplib::Server& svr, ServerState& s) {
     guarded(res, [&] {
       const auto text = s.results.get(req.matches[1]);
       if (!text) throw ApiError(404, "id", "id: no such result; see GET /api/results");
-      res.set_content(*text, "application/json");
+      // A run without a lessons block (schema 1) gets today's declarations and its findings.
+      nlohmann::json run = nlohmann::json::parse(*text, nullptr, false);
+      if (!run.is_object() || run.contains("lessons") || !run.contains("records")) {
+        return res.set_content(*text, "application/json");
+      }
+      report::with_lessons(run);
+      res.set_content(run.dump(), "application/json");
     });
   });
   svr.Post("/api/runs", [&s](const httplib::Request& req, httplib::Response& res) {

@@ -9,6 +9,7 @@
 #include "catalogue.hpp"
 #include "embedded.hpp"
 #include "memlab/claims/claims.hpp"
+#include "memlab/report/lessons.hpp"
 
 namespace memlab::server {
 namespace {
@@ -134,7 +135,9 @@ std::string build_report_html(const std::vector<ReportRun>& runs) {
   nlohmann::json data = {{"kind", "memlab-report"}, {"runs", nlohmann::json::array()}};
   std::vector<std::string> lessons;  // of every run, in the order of first appearance
   for (const ReportRun& r : runs) {
-    nlohmann::json entry = {{"name", r.name}, {"run", slim_run(r.run)}};
+    nlohmann::json run = r.run;
+    report::with_lessons(run);  // a stored run of schema 1: today's declarations, its findings
+    nlohmann::json entry = {{"name", r.name}, {"run", slim_run(std::move(run))}};
     // The verdicts of `memlab claims` over this run (#/claims and beside each explainer); a run
     // whose records do not have the schema simply has none.
     try {

@@ -8,7 +8,9 @@
 #include "memlab/bench/experiment.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/device.hpp"
+#include "memlab/report/lessons.hpp"
 #include "memlab/report/report.hpp"
+#include "memlab/report/run_json.hpp"
 
 namespace memlab::server {
 namespace {
@@ -154,7 +156,8 @@ nlohmann::json execute_run(const bench::Plan& plan,
   } catch (const UsageError& err) {
     throw ApiError(400, api_parameter(err.what()), err.what());
   }
-  nlohmann::json out = nlohmann::json::parse(report::render_json(report));
+  nlohmann::json out = report::run_json(report);
+  report::with_lessons(out);
   if (report.cancelled) out["cancelled"] = true;
   return out;
 }

@@ -14,6 +14,7 @@
 #include "memlab/bench/experiment.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/cuda/device.hpp"
+#include "memlab/report/lessons.hpp"
 #include "memlab/report/report.hpp"
 #include "security.hpp"
 #include "server_state.hpp"
@@ -49,11 +50,8 @@ json list_json() {
   json out = json::array();
   for (const bench::Experiment& e : bench::experiments()) {
     json variants = json::array(), axes = json::array();
-    for (const bench::Variant& v : e.variants) {
-      json variant = {{"name", v.name}, {"description", v.description}};
-      if (!v.opt_in.empty()) variant["opt_in"] = v.opt_in;  // out of a plan unless named
-      variants.push_back(variant);
-    }
+    // Each variant with its axes / only / needs / opt_in (docs/lessons-json.md).
+    for (const bench::Variant& v : e.variants) variants.push_back(report::variant_json(v));
     for (const bench::AxisSpec& a : e.axes) {
       json axis = {{"name", a.name},
                    {"kind", a.kind == bench::AxisSpec::Kind::Int ? "int" : "choice"},
@@ -73,8 +71,11 @@ json list_json() {
                    {"summary", e.summary},
                    {"in_default_suite", e.in_default_suite},
                    {"baseline", e.baseline},
+                   {"vendor", e.vendor},
+                   {"bytes_convention", e.bytes_convention},
                    {"variants", variants},
-                   {"axes", axes}});
+                   {"axes", axes},
+                   {"plots", report::lesson_declaration(e).at("plots")}});
   }
   return {{"experiments", out}};
 }

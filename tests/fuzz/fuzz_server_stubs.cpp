@@ -100,7 +100,7 @@ bench::Experiment make_fuzzlab() {
       .check([](State&, const bench::Params&, const std::string&) { return bench::Check{}; });
   b.variant("plain", "one thread per element", [](State&, const bench::Params&, cudaStream_t) {});
   b.variant("only_read", "reads only", [](State&, const bench::Params&, cudaStream_t) {
-   }).only_if([](const bench::Params& p) { return p.s("op") == "read"; }, "op is not read");
+   }).variant_axis("op", {"read"}, "reads only: op=read");
   b.baseline("plain");
   return b.build();
 }

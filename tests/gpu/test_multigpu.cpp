@@ -44,7 +44,7 @@ TEST(MultiGpu, P2pVerifiesBothWaysThroughThePlan) {
   req.verify_only = true;
   req.seed = 3;
   const bench::Plan plan = bench::make_plan(req);
-  // (0,1) and (1,0), one and both ways, three variants; (0,0) and (1,1) skipped.
+  // (0,1) and (1,0), one and both ways, three variants; (0,0) and (1,1) are not in the plan.
   EXPECT_EQ(plan.measurement_count(), 12u);
   const bench::RunReport r = bench::execute(plan, {});
   int verified = 0;

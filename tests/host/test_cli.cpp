@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_runner.hpp"
 #include "memlab/cuda/device.hpp"
 
@@ -42,6 +44,30 @@ TEST(Cli, ListNeedsNoDevice) {
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("bandwidth"), std::string::npos);
   EXPECT_NE(r.out.find("elem_f1*"), std::string::npos) << "baseline not marked: " << r.out;
+}
+
+// Each variant's axes and condition (issue 19 #10) and each lesson's plots, as text and JSON.
+TEST(Cli, ListShowsVariantsAxesAndPlots) {
+  const Result r = memlab("list");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("broadcast only at op=read stride=1 (a fixed read pattern"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("chase_shared only at ws <= 32768"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("plots: latency, latency_ns, bandwidth"), std::string::npos) << r.out;
+  const Result j = memlab("list --json");
+  ASSERT_EQ(j.code, 0) << j.out;
+  const auto list = nlohmann::json::parse(j.out);
+  bool hierarchy = false;
+  for (const auto& e : list.at("experiments")) {
+    EXPECT_FALSE(e.at("plots").empty()) << e.at("name");
+    if (e.at("name") != "hierarchy") continue;
+    hierarchy = true;
+    EXPECT_EQ(e.at("plots").at(0).at("y").at("field"), "figure:cycles_per_load");
+  }
+  EXPECT_TRUE(hierarchy);
+  // -v naming a variant its axes leave out: a usage error naming -v, before any device.
+  expect_usage_error("run bank_conflicts -v broadcast -a stride=2", "-v/--variants: 'broadcast'");
 }
 
 TEST(Cli, RunAndInfoSayNoCudaDeviceAndExit3WithoutAGpu) {
@@ -104,8 +130,9 @@ TEST(Cli, WithoutAGpuTheOutputFilesAreLeftAsTheyWereAndSkipsAreShown) {
   EXPECT_NE(std::fgets(buf, sizeof buf, f), nullptr);
   std::fclose(f);
   EXPECT_STREQ(buf, "old results\n") << "an existing file was changed without results";
-  // memcpy copies: at op=scale it is recorded as skipped, one line with its reason.
-  EXPECT_NE(r.out.find("skipped: "), std::string::npos) << r.out;
+  // cudaMemcpy copies: at op=scale it is not in the plan at all (issue 19 #10), no skip line.
+  EXPECT_EQ(r.out.find("skipped"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("      cudaMemcpy "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("elem_f1                useful bytes"), std::string::npos) << r.out;
 }
 

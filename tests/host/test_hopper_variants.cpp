@@ -43,7 +43,7 @@ TEST(HopperVariants, AreOptInUntilVerifiedOnAGpu) {
     const Variant* v = e->find_variant(n.variant);
     ASSERT_NE(v, nullptr) << n.lesson << " " << n.variant;
     EXPECT_EQ(v->opt_in, lessons::hopper::kUnverified) << n.lesson << " " << n.variant;
-    EXPECT_FALSE(v->skip_reason.empty()) << n.lesson << " " << n.variant;
+    EXPECT_FALSE(v->needs_reason.empty()) << n.lesson << " " << n.variant;
     RunRequest r;
     r.experiments = {n.lesson};
     r.seed = 1;
@@ -76,12 +76,12 @@ TEST(HopperVariants, SkipWithTheirReasonWhereTheyCannotRun) {
   ASSERT_NE(tma, nullptr);
   EXPECT_FALSE(tma->applies_to(Params(Kv{{"rows", "33"}, {"cols", "65"}})));
   EXPECT_TRUE(tma->applies_to(Params(Kv{{"rows", "36"}, {"cols", "100"}})));
-  EXPECT_NE(tma->skip_reason.find("multiples of 4"), std::string::npos) << tma->skip_reason;
+  EXPECT_NE(tma->only.find("multiples of 4"), std::string::npos) << tma->only;
   const Variant* wgmma = find_experiment("tensor_cores")->find_variant("wgmma");
   ASSERT_NE(wgmma, nullptr);
   EXPECT_FALSE(
       wgmma->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
-  EXPECT_NE(wgmma->skip_reason.find("bf16"), std::string::npos) << wgmma->skip_reason;
+  EXPECT_NE(wgmma->only.find("bf16"), std::string::npos) << wgmma->only;
   const Variant* bulk = find_experiment("bandwidth")->find_variant("bulk_copy");
   ASSERT_NE(bulk, nullptr);
   EXPECT_FALSE(bulk->applies_to(Params(Kv{{"op", "add"}, {"n", "4096"}})));

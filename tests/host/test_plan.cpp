@@ -1,6 +1,6 @@
 // Run planning without a device: validation (the option named as typed), duplicates, footprints
-// evaluated once per point, skipped variants with their reason, memory and ceiling sizing, the
-// context, and the plan as text and JSON.
+// evaluated once per point, each variant only at the points it applies to (never a planned skip),
+// memory and ceiling sizing, the context, and the plan as text and JSON.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -20,7 +20,7 @@ struct Dummy {
 int footprint_calls = 0;
 
 // Two axes (n: 4, 8; op: copy, scale), three variants: `plain` everywhere, `memcpy` only at
-// op=copy (with a reason), `big` only at n > 4 (the old only_if without a reason).
+// op=copy (an axis declaration), `big` only at n > 4 (an only_if), and a device condition.
 const Experiment& planned() {
   static const bool registered = [] {
     ExperimentBuilder<Dummy> b("zz_plan", "a planning test");
@@ -38,10 +38,11 @@ const Experiment& planned() {
         .setup([](const Params& p, std::uint64_t) { return Dummy{static_cast<int>(p.n("n"))}; })
         .variant("plain", "everywhere", [](Dummy&, const Params&, cudaStream_t) {})
         .variant("memcpy", "copies only", [](Dummy&, const Params&, cudaStream_t) {})
-        .only_if([](const Params& p) { return p.s("op") == "copy"; }, "cudaMemcpy only copies")
+        .variant_axis("op", {"copy"}, "cudaMemcpy only copies")
         .variant_bytes([](const Params& p) { return 2.0 * static_cast<double>(p.n("n")); })
         .variant("big", "large sizes only", [](Dummy&, const Params&, cudaStream_t) {})
-        .only_if([](const Params& p) { return p.n("n") > 4; })
+        .only_if([](const Params& p) { return p.n("n") > 4; }, "large sizes only")
+        .needs_device([](const Params&) { return true; }, "needs a big GPU")
         .predict([](const Params&) -> std::optional<Prediction> {
           Prediction pr;
           pr.model = "streaming: 1 pass";
@@ -73,7 +74,7 @@ void expect_usage(const RunRequest& r, const std::string& message) {
   }
 }
 
-TEST(Plan, ExpandsPointsVariantsAndSkipsWithTheirReason) {
+TEST(Plan, CrossesEachVariantOnlyWithThePointsItAppliesTo) {
   const Plan plan = make_plan(request());
   ASSERT_EQ(plan.experiments.size(), 1u);
   const ExperimentPlan& ep = plan.experiments[0];
@@ -81,25 +82,48 @@ TEST(Plan, ExpandsPointsVariantsAndSkipsWithTheirReason) {
   ASSERT_EQ(ep.points.size(), 4u);
   EXPECT_EQ(ep.points[0].params.label(), "n=4 op=copy");
   EXPECT_EQ(ep.points[3].params.label(), "n=8 op=scale");
-  EXPECT_EQ(plan.measurement_count(), 8u);  // 12 pairs, 4 skipped
-  EXPECT_EQ(plan.skip_count(), 4u);
-  const PlannedPoint& scale4 = ep.points[1];  // n=4 op=scale: memcpy and big skipped
-  ASSERT_EQ(scale4.variants.size(), 3u);
-  EXPECT_FALSE(scale4.variants[0].skipped);
+  EXPECT_EQ(plan.measurement_count(), 8u);    // of 12 pairs, the 4 that do not apply are absent
+  const PlannedPoint& scale4 = ep.points[1];  // n=4 op=scale: memcpy and big are not there
+  ASSERT_EQ(scale4.variants.size(), 1u);
+  EXPECT_EQ(scale4.variants[0].variant->name, "plain");
   EXPECT_DOUBLE_EQ(scale4.variants[0].bytes, 32.0);
-  EXPECT_TRUE(scale4.variants[1].skipped);
-  EXPECT_EQ(scale4.variants[1].skip_reason, "cudaMemcpy only copies");
-  EXPECT_DOUBLE_EQ(scale4.variants[1].bytes, 0.0);
-  EXPECT_TRUE(scale4.variants[2].skipped);
-  EXPECT_EQ(scale4.variants[2].skip_reason, kDefaultSkipReason);
   const PlannedPoint& copy8 = ep.points[2];
-  EXPECT_FALSE(copy8.variants[1].skipped);
+  ASSERT_EQ(copy8.variants.size(), 3u);
+  EXPECT_EQ(copy8.variants[1].variant->name, "memcpy");
   EXPECT_DOUBLE_EQ(copy8.variants[1].bytes, 16.0);  // the variant's own bytes
-  EXPECT_FALSE(copy8.variants[2].skipped);
+  EXPECT_EQ(copy8.variants[2].variant->name, "big");
+  ASSERT_EQ(ep.points[3].variants.size(), 2u);  // n=8 op=scale: plain, big
   ASSERT_TRUE(copy8.footprint.has_value());
   EXPECT_DOUBLE_EQ(*copy8.footprint, 128.0);
   EXPECT_EQ(copy8.seed, point_seed(7, "zz_plan", copy8.params));
   EXPECT_NE(copy8.seed, ep.points[3].seed);
+}
+
+// The declarations in canonical spelling, checked against the axes when the experiment is built.
+using Kv = std::vector<std::pair<std::string, std::string>>;
+
+TEST(Plan, VariantAxesAreCanonicalAndChecked) {
+  const Variant* memcpy = planned().find_variant("memcpy");
+  ASSERT_NE(memcpy, nullptr);
+  ASSERT_EQ(memcpy->axes.size(), 1u);
+  EXPECT_EQ(memcpy->axes[0].values, std::vector<std::string>{"copy"});
+  EXPECT_EQ(memcpy->only, "cudaMemcpy only copies");
+  EXPECT_TRUE(memcpy->applies_to(Params(Kv{{"n", "4"}, {"op", "copy"}})));
+  EXPECT_FALSE(memcpy->applies_to(Params(Kv{{"n", "4"}, {"op", "scale"}})));
+  ExperimentBuilder<Dummy> b("zz_axes", "declarations");
+  b.int_axis("n", {"4"}, {"4"}, 1, 1 << 20, "size")
+      .variant("v", "", [](Dummy&, const Params&, cudaStream_t) {})
+      .variant_axis("n", {"2^4", "1Ki"})
+      .variant_range("n", 8, 2048, "mid sizes");
+  const Experiment e = b.build();
+  EXPECT_EQ(e.variants[0].axes[0].values, (std::vector<std::string>{"16", "1024"}));
+  EXPECT_TRUE(e.variants[0].applies_to(Params(Kv{{"n", "1024"}})));
+  EXPECT_FALSE(e.variants[0].applies_to(Params(Kv{{"n", "4096"}})));
+  ExperimentBuilder<Dummy> bad("zz_bad", "no such axis");
+  bad.int_axis("n", {"4"}, {"4"}, 1, 1 << 20, "size")
+      .variant("v", "", [](Dummy&, const Params&, cudaStream_t) {})
+      .variant_axis("stride", {"1"});
+  EXPECT_THROW(bad.build(), std::logic_error);
 }
 
 TEST(Plan, SettingsQuickFilterAndResolvedDefaults) {
@@ -167,13 +191,22 @@ TEST(Plan, BadRequestsAreUsageErrorsNamingTheOptionAsTyped) {
   expect_usage(r, "--device: -1 does not exist");
 }
 
-TEST(Plan, APointWhereEveryVariantIsSkippedStaysInThePlan) {
+// -v naming a variant that applies at none of the points left: a usage error naming -v and
+// where it applies; without -v such a variant is simply not in the plan.
+TEST(Plan, AVariantNamedWithNoPointLeftIsAUsageError) {
   RunRequest r = request({"zz_plan"});
   r.variants = {"memcpy"};
   r.axes = {{"op", {"scale"}}};
-  const Plan only_skips = make_plan(r);  // planned, but every pair is skipped
-  EXPECT_EQ(only_skips.measurement_count(), 0u);
-  EXPECT_EQ(only_skips.skip_count(), 2u);
+  expect_usage(r,
+               "-v/--variants: 'memcpy' applies at none of the planned points (zz_plan: "
+               "cudaMemcpy only copies)");
+  r.variants = {"memcpy", "plain"};
+  expect_usage(r, "-v/--variants: 'memcpy' applies at none");
+  r.variants.clear();
+  const Plan plan = make_plan(r);
+  ASSERT_EQ(plan.experiments.size(), 1u);
+  EXPECT_EQ(plan.experiments[0].variants.size(), 2u);  // plain, big
+  EXPECT_EQ(plan.measurement_count(), 3u);             // plain x 2, big at n=8
 }
 
 TEST(Plan, FootprintsAreEvaluatedOncePerPoint) {
@@ -229,16 +262,14 @@ TEST(Plan, ContextIsBuiltFromThePlan) {
 TEST(Plan, DescribedAsTextAndJson) {
   const PlanDescription d = describe(make_plan(request()));
   EXPECT_EQ(d.measurements, 8u);
-  EXPECT_EQ(d.skipped, 4u);
   const std::string text = render_plan(d);
   EXPECT_NE(text.find("  zz_plan: a planning test\n    bytes: n x 8 bytes\n    n=4 op=copy  "
                       "(device memory 64 B)\n      plain                  useful bytes 32 B\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("      memcpy                 skipped: cudaMemcpy only copies\n"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("      big                    useful bytes 64 B; model: streaming: 1 pass\n"),
+  EXPECT_EQ(text.find("skipped"), std::string::npos) << text;
+  EXPECT_NE(text.find("      big                    useful bytes 64 B; model: streaming: 1 pass; "
+                      "needs a big GPU\n"),
             std::string::npos)
       << text;
   const auto j = nlohmann::json::parse(render_plan_json(d));
@@ -249,9 +280,10 @@ TEST(Plan, DescribedAsTextAndJson) {
   EXPECT_DOUBLE_EQ(scale4.at("footprint_bytes").get<double>(), 64.0);
   EXPECT_EQ(scale4.at("variants").at(0).at("status"), "planned");
   EXPECT_DOUBLE_EQ(scale4.at("variants").at(0).at("bytes").get<double>(), 32.0);
-  EXPECT_EQ(scale4.at("variants").at(1).at("status"), "skipped");
-  EXPECT_EQ(scale4.at("variants").at(1).at("reason"), "cudaMemcpy only copies");
-  EXPECT_FALSE(scale4.at("variants").at(1).contains("bytes"));
+  EXPECT_EQ(scale4.at("variants").size(), 1u);
+  EXPECT_FALSE(j.contains("skipped"));
+  const auto& copy8 = j.at("experiments").at(0).at("points").at(2);
+  EXPECT_EQ(copy8.at("variants").at(2).at("needs"), "needs a big GPU");
 }
 
 // An opt-in variant (e.g. a Hopper kernel not yet verified on hardware) stays out of a plan that

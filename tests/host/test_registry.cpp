@@ -16,7 +16,7 @@ Experiment dummy(const std::string& name, const std::string& baseline) {
       .setup([](const Params& p, std::uint64_t) { return Dummy{static_cast<int>(p.n("n"))}; })
       .variant("a", "first", [](Dummy& d, const Params&, cudaStream_t) { d.value += 1; })
       .variant("b", "second", [](Dummy& d, const Params&, cudaStream_t) { d.value += 2; })
-      .only_if([](const Params& p) { return p.n("n") > 2; })
+      .only_if([](const Params& p) { return p.n("n") > 2; }, "n > 2 only")
       .baseline(baseline);
   return b.build();
 }

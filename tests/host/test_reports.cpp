@@ -109,7 +109,7 @@ TEST(TableReport, ColourOnlyWhenAskedAndFailuresExplained) {
   EXPECT_NE(coloured.find("\x1b[31m"), std::string::npos);
 }
 
-// The sample plus a variant that does not apply at its point (only_if false).
+// The sample plus a variant the device could not run (needs_device false).
 bench::RunReport with_skip() {
   bench::RunReport r = sample_report();
   bench::Record skip;

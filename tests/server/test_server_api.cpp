@@ -38,6 +38,18 @@ TEST_F(ServerTest, ListHasTheLessonsWithVariantsAndAxes) {
   EXPECT_EQ((*stride)["min"], 1);
   EXPECT_EQ((*stride)["defaults"][1], "2");
   EXPECT_FALSE((*it)["variants"].empty());
+  EXPECT_EQ((*it)["plots"][0]["x"]["field"], "stride");  // the lesson's declared plots
+  // Each variant says where it applies (docs/lessons-json.md): bank_conflicts' fixed patterns.
+  const auto bank = std::find_if(ex.begin(), ex.end(),
+                                 [](const auto& e) { return e["name"] == "bank_conflicts"; });
+  ASSERT_NE(bank, ex.end());
+  bool broadcast = false;
+  for (const auto& v : (*bank)["variants"]) {
+    if (v["name"] != "broadcast") continue;
+    broadcast = true;
+    EXPECT_EQ(v["axes"]["stride"], nlohmann::json::array({"1"}));
+  }
+  EXPECT_TRUE(broadcast);
 }
 
 TEST_F(ServerTest, ModelAnswersWhatTheCliPrints) {
@@ -96,7 +108,15 @@ TEST_F(ServerTest, ResultsListAndServeTheFolder) {
       read(std::string(MEMLAB_SOURCE_DIR) + "/docs/results/h200-2026-11-29-full.json"));
   EXPECT_EQ((*it)["records"], file["records"].size());
   EXPECT_EQ((*it)["device"], file["context"]["device"]["name"]);
-  EXPECT_EQ(body(client().Get("/api/results/h200-2026-11-29-full")), file);
+  // A stored run of schema 1 is served with the lessons block of today's catalogue added
+  // (declarations, findings from its records); the rest is the file as stored.
+  auto served = body(client().Get("/api/results/h200-2026-11-29-full"));
+  ASSERT_FALSE(file.contains("lessons"));
+  ASSERT_TRUE(served.contains("lessons")) << served.dump().substr(0, 300);
+  EXPECT_FALSE(served["lessons"]["bandwidth"]["plots"].empty());
+  EXPECT_TRUE(served["lessons"]["bandwidth"]["findings"].is_array());
+  served.erase("lessons");
+  EXPECT_EQ(served, file);
   auto r = client().Get("/api/results/h200-2026-11-29-full.md");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 404);  // only .json files are results

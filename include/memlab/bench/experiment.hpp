@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "memlab/bench/lesson.hpp"
 #include "memlab/bench/params.hpp"
 #include "memlab/bench/verify.hpp"
 #include "memlab/cuda/device_info.hpp"
@@ -114,8 +115,15 @@ struct Variant {
   std::function<std::optional<Prediction>(const Params&)> predict;
   // Wins over `predict` when set: a prediction that needs the device (SMs, clock, ceilings).
   std::function<std::optional<Prediction>(const Params&, const PredictContext&)> predict_on_device;
-  std::function<bool(const Params&)> applies;  // empty: applies at every point
-  std::string skip_reason;  // why it does not apply where `applies` is false (see only_if)
+  // Where the variant applies, decided without a device: the plan crosses it only with the points
+  // its axes admit and its only_if holds at (others are not in the plan at all, never skipped).
+  std::vector<VariantAxis> axes;               // empty: every value of every axis
+  std::function<bool(const Params&)> applies;  // only_if; empty: wherever `axes` admit
+  std::string only;  // says where it applies and why, e.g. "runs once, at access=read stride=1"
+  // What only the device decides (compute capability, GPU count): checked by the runner at run
+  // time; false: the record is skipped with `needs_reason`. Empty: runs wherever it is planned.
+  std::function<bool(const Params&)> needs;
+  std::string needs_reason;  // e.g. "needs compute capability 9.0"
   std::function<void(Instance&, const Params&, Extras&)> inspect;  // after timing; may be empty
   // Non-empty: the variant is broken on purpose (e.g. a tiled kernel without its barrier) and
   // this says what its failed check teaches. Its failure is recorded, not counted: the run does
@@ -125,7 +133,22 @@ struct Variant {
   // a default run, nor in `memlab run LESSON`); this says why, e.g. "not yet verified on hardware"
   // for a kernel that compiles but has not passed its checks on a GPU. `memlab list` shows it.
   std::string opt_in;
-  bool applies_to(const Params& p) const { return !applies || applies(p); }
+  // In the plan at `p`: its axes admit p's values and its only_if holds (no device asked).
+  bool applies_to(const Params& p) const {
+    for (const VariantAxis& a : axes) {
+      if (!p.has(a.axis)) continue;
+      if (!a.values.empty()) {
+        bool found = false;
+        for (const std::string& v : a.values) found = found || v == p.s(a.axis);
+        if (!found) return false;
+      }
+      if (a.min && p.n(a.axis) < *a.min) return false;
+      if (a.max && p.n(a.axis) > *a.max) return false;
+    }
+    return !applies || applies(p);
+  }
+  // Runs at `p` on this machine: applies there, and the device has what it needs.
+  bool runs_here(const Params& p) const { return applies_to(p) && (!needs || needs(p)); }
 };
 
 // Thrown by a lesson's setup, run or check when only the device can decide that a point cannot
@@ -135,7 +158,7 @@ struct SkipPoint : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The reason of a skip when the lesson's only_if gives none.
+// The reason of a skip when the lesson's needs_device gives none.
 inline constexpr const char* kDefaultSkipReason = "does not apply at this point";
 
 struct Experiment {
@@ -146,6 +169,7 @@ struct Experiment {
   std::vector<std::vector<std::pair<std::string, std::string>>> test_points;  // small, odd sizes
   std::vector<Variant> variants;
   std::string baseline;
+  std::vector<std::string> vendor;  // variants that are a vendor's line (cuBLAS, cudaMemcpy)
   bool in_default_suite = true;
   bool flush_l2 = true;  // false for experiments that never touch DRAM in the timed region
   ParamFn bytes;
@@ -158,6 +182,10 @@ struct Experiment {
   // Optional: the point's buffers and sizes as kernel arguments (see KernelArg); empty when the
   // lesson offers none. Used only by front ends (the exercise engine), never by the runner.
   std::function<std::vector<KernelArg>(Instance&, const Params&)> kernel_args;
+  // How its result is drawn (every lesson declares at least one) and what it concludes from its
+  // records (optional; host-only, called by report::lessons_json). docs/lessons-json.md.
+  std::vector<Plot> plots;
+  FindingsFn findings;
 
   const Variant* find_variant(const std::string& variant) const;
 };
@@ -298,15 +326,33 @@ class ExperimentBuilder {
     e_.variants.back().predict_on_device = std::move(fn);
     return *this;
   }
-  // The variant declared last runs only at points where `fn` is true (e.g. cudaMemcpy: op=copy);
-  // elsewhere it is recorded as skipped with `reason` (e.g. "cudaMemcpy copies; op is not copy").
-  ExperimentBuilder& only_if(std::function<bool(const Params&)> fn, std::string reason) {
-    e_.variants.back().applies = std::move(fn);
-    e_.variants.back().skip_reason = std::move(reason);
-    return *this;
+  // The variant declared last applies only at these values of axis `axis` (any spelling the
+  // axis accepts: "2^20" = "1048576"); at other values it is not in the plan. `why` (optional)
+  // is what `memlab list` and the JSON say, e.g. "a fixed read pattern: runs once".
+  ExperimentBuilder& variant_axis(std::string axis, std::vector<std::string> values,
+                                  std::string why = "") {
+    e_.variants.back().axes.push_back({std::move(axis), std::move(values), {}, {}});
+    return add_only(std::move(why));
   }
-  ExperimentBuilder& only_if(std::function<bool(const Params&)> fn) {
-    return only_if(std::move(fn), kDefaultSkipReason);
+  // ... only at values of integer axis `axis` in [min, max] (std::nullopt: open on that side).
+  ExperimentBuilder& variant_range(std::string axis, std::optional<std::int64_t> min,
+                                   std::optional<std::int64_t> max, std::string why = "") {
+    e_.variants.back().axes.push_back({std::move(axis), {}, min, max});
+    return add_only(std::move(why));
+  }
+  // ... only at points where `fn` is true, for a condition no axis list says (n % 4 == 0): the
+  // plan leaves the other points out. `why` says where it applies. Never ask the device here.
+  ExperimentBuilder& only_if(std::function<bool(const Params&)> fn, std::string why) {
+    e_.variants.back().applies = std::move(fn);
+    return add_only(std::move(why));
+  }
+  // The variant declared last needs what only the device can tell (a compute capability, two
+  // GPUs): the runner asks `fn` at run time and records the variant as skipped with `reason`
+  // where it is false. A whole point that cannot run: throw SkipPoint from setup/run/check.
+  ExperimentBuilder& needs_device(std::function<bool(const Params&)> fn, std::string reason) {
+    e_.variants.back().needs = std::move(fn);
+    e_.variants.back().needs_reason = std::move(reason);
+    return *this;
   }
   // The variant declared last is broken on purpose; `lesson` says what its failed check shows.
   ExperimentBuilder& expected_failure(std::string lesson) {
@@ -322,9 +368,43 @@ class ExperimentBuilder {
     e_.baseline = std::move(name);
     return *this;
   }
-  Experiment build() { return std::move(e_); }
+  // A variant that is a vendor's line (cuBLAS, cudaMemcpy): plots draw it as a reference.
+  ExperimentBuilder& vendor(std::string name) {
+    e_.vendor.push_back(std::move(name));
+    return *this;
+  }
+  // A plot of the lesson's records (see Plot, docs/lessons-json.md); declare at least one.
+  ExperimentBuilder& plot(Plot p) {
+    e_.plots.push_back(std::move(p));
+    return *this;
+  }
+  // The lesson's findings hook (see FindingsFn).
+  ExperimentBuilder& findings(FindingsFn fn) {
+    e_.findings = std::move(fn);
+    return *this;
+  }
+  // Checks the variants' axis declarations against the axes (a wrong name or value is a bug in
+  // the lesson: std::logic_error at start-up) and stores their values in canonical spelling.
+  Experiment build() {
+    for (Variant& v : e_.variants) {
+      for (VariantAxis& a : v.axes) {
+        const AxisSpec* spec = nullptr;
+        for (const AxisSpec& s : e_.axes) spec = s.name == a.axis ? &s : spec;
+        if (spec == nullptr) {
+          throw std::logic_error(e_.name + " " + v.name + ": no axis " + a.axis);
+        }
+        for (std::string& value : a.values) value = spec->validate(value);
+      }
+    }
+    return std::move(e_);
+  }
 
  private:
+  ExperimentBuilder& add_only(std::string why) {
+    std::string& only = e_.variants.back().only;
+    if (!why.empty()) only += (only.empty() ? "" : "; ") + why;
+    return *this;
+  }
   Experiment e_;
 };
 

@@ -4,7 +4,8 @@
 //   RunRequest (plain fields, filled from argv or JSON)
 //     -> make_plan()   no device needed: experiments x variants x axis points, validated
 //                      (UsageError naming the option as the user typed it), footprints and
-//                      useful bytes computed once per point, skipped variants with their reason
+//                      useful bytes computed once per point; each variant crossed only with
+//                      the points its axes and only_if admit (no skip is planned)
 //     -> describe() / render_plan() / render_plan_json()   the plan as data, text or JSON
 //     -> execute()     on the GPU: device and memory checks, the memcpy ceiling, the context,
 //                      verify then time every planned variant; progress events; cancellable
@@ -48,20 +49,19 @@ struct RunRequest {
   int device = 0;
 };
 
-// One variant at one point: planned, or skipped with the reason its only_if gives.
+// One variant at one point where it applies. The runner may still skip it (needs_device false,
+// SkipPoint thrown): what only the device decides.
 struct PlannedVariant {
   const Variant* variant = nullptr;
-  bool skipped = false;
-  std::string skip_reason;
-  double bytes = 0;  // useful bytes (the variant's, else the experiment's); 0 when skipped
+  double bytes = 0;  // useful bytes (the variant's, else the experiment's)
   double flops = 0;
 };
 
 struct PlannedPoint {
   Params params;
-  std::optional<double> footprint;  // device bytes the point allocates (evaluated once)
-  std::uint64_t seed = 0;           // point_seed(run seed, experiment, params)
-  std::vector<PlannedVariant> variants;
+  std::optional<double> footprint;       // device bytes the point allocates (evaluated once)
+  std::uint64_t seed = 0;                // point_seed(run seed, experiment, params)
+  std::vector<PlannedVariant> variants;  // never empty in a plan of make_plan
 };
 
 struct ExperimentPlan {
@@ -82,17 +82,17 @@ struct Plan {
   double budget_s = 0.3;  // resolved
   int device = 0;
 
-  std::size_t measurement_count() const;  // planned (not skipped) variant x point pairs
-  std::size_t skip_count() const;
+  std::size_t measurement_count() const;  // planned variant x point pairs
 };
 
 // Validates the request against the registry and expands it. Throws UsageError naming the
 // option as typed (experiment, -v/--variants, -a/--axis, axis NAME, --min-samples, --noise,
-// --budget), including duplicated experiments, variants, axes and axis values.
+// --budget), including duplicated experiments, variants, axes and axis values, and a variant
+// named by -v that applies at none of the points (its axes and only_if leave none).
 Plan make_plan(const RunRequest& request);
 
-// One point of one experiment: its seed (point_seed of the run's), its footprint, and each of
-// `variants` planned with its useful bytes and flops, or skipped with its only_if's reason.
+// One point of one experiment: its seed (point_seed of the run's), its footprint, and those of
+// `variants` that apply there (Variant::applies_to), with their useful bytes and flops.
 // make_plan plans every point with it; the exercise engine plans the learner's point with it.
 PlannedPoint plan_point(const Experiment& experiment, const std::vector<const Variant*>& variants,
                         Params params, std::uint64_t run_seed);
@@ -105,11 +105,10 @@ std::optional<Prediction> predict_variant(const Variant& variant, const Params& 
 double useful_bytes(const Experiment& experiment, const Variant& variant, const Params& params);
 double useful_flops(const Experiment& experiment, const Variant& variant, const Params& params);
 
-// The plan as data (for text, JSON, a web page): what will run where, and what is skipped.
+// The plan as data (for text, JSON, a web page): what will run where.
 struct VariantAtPoint {
   std::string name;
-  bool skipped = false;
-  std::string reason;  // when skipped
+  std::string needs;  // the device condition the runner checks (needs_device); empty: none
   double bytes = 0;
   double flops = 0;
   std::string model;  // the prediction's one-line model; "needs the GPU"; empty: none
@@ -128,14 +127,14 @@ struct PlanDescription {
   std::vector<ExperimentDescription> experiments;
   std::uint64_t seed = 0;
   bool quick = false, warm = false, verify_only = false;
-  std::size_t measurements = 0, skipped = 0;
+  std::size_t measurements = 0;
 };
 PlanDescription describe(const Plan& plan);
 // The text `memlab run` prints without a GPU (after its header line "plan (...):").
 std::string render_plan(const PlanDescription& plan);
 // {"seed", "quick", "warm", "verify_only", "measurements", "skipped", "experiments": [{"name",
 //  "summary", "bytes_convention", "baseline", "variants", "points": [{"params", "footprint_bytes",
-//  "variants": [{"name", "status": "planned"|"skipped", "reason", "bytes", "flops", "model"}]}]}]}
+//  "variants": [{"name", "status": "planned", "needs"?, "bytes", "flops", "model"?}]}]}]}
 std::string render_plan_json(const PlanDescription& plan);
 
 // Device memory: the memcpy ceiling's buffer size (1 GiB, halved while two buffers and the L2
@@ -177,8 +176,9 @@ struct ExecuteOptions {
 
 // Runs the plan on plan.device: checks the ordinal (UsageError --device) and the memory, measures
 // the memcpy ceiling (unless verify_only), then verifies and times every planned variant and
-// records every skipped one. `cancel` (may be null) is checked between measurements; when it is
-// set, the report holds the records so far and `cancelled` is true. Throws CudaError.
+// records the variants the device cannot run (needs_device, SkipPoint) as skipped. `cancel` (may be
+// null) is checked between measurements; when it is set, the report holds the records so far and
+// `cancelled` is true. Throws CudaError.
 RunReport execute(const Plan& plan, const ExecuteOptions& options, const ProgressFn& progress = {},
                   const std::atomic<bool>* cancel = nullptr);
 

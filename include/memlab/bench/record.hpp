@@ -112,6 +112,9 @@ struct RunReport {
   }
 };
 
-inline constexpr int kSchemaVersion = 1;
+// 2: records carry "status" (timed | verified | failed | skipped | expected_failure) and the run
+// a top-level "lessons" block (docs/lessons-json.md). Readers accept 1 and 2.
+inline constexpr int kSchemaVersion = 2;
+inline constexpr int kOldestSchemaVersion = 1;
 
 }  // namespace memlab::bench

@@ -1,6 +1,7 @@
 // Runs planned experiments (plan.hpp): for every axis point, set up once; for every planned
-// variant, verify (poisoned output, CPU reference) and only then time; a skipped variant becomes
-// a record with its reason. Computes the metrics of each Record. Front ends call execute()
+// variant, verify (poisoned output, CPU reference) and only then time. What the device cannot run
+// (a variant's needs_device false; SkipPoint thrown by setup, run or check) becomes skip records
+// with the reason. Computes the metrics of each Record. Front ends call execute()
 // (plan.hpp), which drives a Runner.
 #pragma once
 
@@ -70,6 +71,13 @@ class Runner {
   void counters_unavailable(const std::string& reason);
   void collect_counters(Record& r, const std::optional<Prediction>& prediction,
                         const std::function<void()>& work);
+  // One point's variants, set up in `instance` (null when none can run on this device).
+  void run_point(const Experiment& e, const PlannedPoint& point, const MeasureOptions& mopt,
+                 Instance* instance, const std::vector<bool>& device_ok, std::vector<Record>& out,
+                 std::vector<double>& slowdown,
+                 const std::function<Record(const Variant&, std::string)>& skip_record);
+  void resolve_baseline(const Experiment& e, std::size_t first, const std::vector<double>& slowdown,
+                        std::vector<Record>& out);
   Ceiling ceiling_;
   bool failed_ = false;
   std::size_t index_ = 0;  // measurements so far

@@ -123,6 +123,14 @@ bench::Experiment make() {
      }).predict([layout](const Params& p) { return predict(p, layout); });
   }
   b.baseline(variant_name(kVariants, Variant::Aos));
+  b.plot({.id = "gbps",
+          .kind = bench::PlotKind::Ladder,
+          .title = "Useful GB/s per layout",
+          .x = {"variant", false, ""},
+          .y = {"gbps", false, "GB/s"},
+          .facet = "update",
+          .references = {"memcpy", "baseline"},
+          .model = true});
   return b.build();
 }
 

@@ -1,5 +1,9 @@
 // Registration of the bandwidth lesson: axes, useful bytes, set-up, check and variants.
 #include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "bandwidth/kernels.cuh"
@@ -88,6 +92,30 @@ std::optional<bench::Prediction> streaming_model(const Params& p) {
   return pr;
 }
 
+// The findings hook (docs/lessons-json.md): per op, the fastest kernel of the run (not a ceiling)
+// and its share of cudaMemcpy. Host-only: called on a run's JSON records, stored or fresh.
+std::vector<bench::Finding> findings(const nlohmann::json& records, const nlohmann::json&) {
+  std::map<std::string, std::pair<double, std::string>> best;  // op -> (GB/s, variant)
+  for (const nlohmann::json& r : records) {
+    if (r.value("status", "") != "timed" || !r.contains("params")) continue;
+    const std::string variant = r.value("variant", "");
+    if (variant == variant_name(kVariants, Variant::CudaMemcpy) ||
+        variant == variant_name(kVariants, Variant::CudaMemset)) {
+      continue;
+    }
+    const std::string op = r["params"].value("op", "");
+    const double gbps = r.value("gbps", 0.0);
+    if (gbps > best[op].first) best[op] = {gbps, variant};
+  }
+  std::vector<bench::Finding> out;
+  for (const auto& [op, b] : best) {
+    if (b.first <= 0) continue;
+    out.push_back(
+        {"best." + op, "fastest " + op + " kernel: " + b.second, b.first, "GB/s", {}, {}});
+  }
+  return out;
+}
+
 bench::Experiment make() {
   bench::ExperimentBuilder<State> b("bandwidth",
                                     "Streaming copy/scale/add/triad/fill against cudaMemcpy");
@@ -128,18 +156,16 @@ bench::Experiment make() {
      }).predict(streaming_model);
     switch (id) {  // the ceilings apply to one op each; the kernels to every op
       case Variant::CudaMemcpy:
-        b.only_if([](const Params& p) { return op_of(p) == Op::Copy; },
-                  "cudaMemcpy is the copy ceiling: op=copy only");
+        b.variant_axis("op", {"copy"}, "cudaMemcpy is the copy ceiling: op=copy only");
         break;
       case Variant::BulkCopy:
-        b.only_if(
-             [](const Params& p) { return op_of(p) == Op::Copy && hopper::sm90_or_no_device(); },
-             "cp.async.bulk copies: op=copy only, and needs compute capability 9.0")
+        b.variant_axis("op", {"copy"}, "cp.async.bulk copies: op=copy only")
+            .needs_device([](const Params&) { return hopper::sm90_or_no_device(); },
+                          hopper::kNeedsSm90)
             .opt_in(hopper::kUnverified);
         break;
       case Variant::CudaMemset:
-        b.only_if([](const Params& p) { return op_of(p) == Op::Fill; },
-                  "cudaMemset is the write-only ceiling: op=fill only");
+        b.variant_axis("op", {"fill"}, "cudaMemset is the write-only ceiling: op=fill only");
         break;
       case Variant::ElemF1:
       case Variant::GridstrideF1:
@@ -151,6 +177,16 @@ bench::Experiment make() {
     }
   }
   b.baseline(variant_name(kVariants, Variant::ElemF1));
+  b.vendor(variant_name(kVariants, Variant::CudaMemcpy))
+      .vendor(variant_name(kVariants, Variant::CudaMemset))
+      .findings(findings);
+  b.plot({.id = "gbps",
+          .kind = bench::PlotKind::Bars,
+          .title = "Useful GB/s per operation against cudaMemcpy",
+          .x = {"op", false, ""},
+          .y = {"gbps", false, "GB/s"},
+          .references = {"memcpy", "peak_bandwidth", "vendor"},
+          .model = true});
   return b.build();
 }
 

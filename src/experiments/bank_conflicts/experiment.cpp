@@ -152,8 +152,8 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
     case Variant::Col32x32:
     case Variant::Col32x33:
     case Variant::Broadcast:  // fixed read patterns: the stride axis does not apply
-      b.only_if([](const Params& p) { return !write_of(p) && p.n("stride") == 1; },
-                "a fixed read pattern: runs once, at access=read stride=1");
+      b.variant_axis("op", {"read"})
+          .variant_axis("stride", {"1"}, "a fixed read pattern: runs once, at op=read stride=1");
       break;
   }
 }
@@ -184,6 +184,22 @@ bench::Experiment make() {
       .check(check);
   for (const VariantInfo<Variant>& v : kVariants) add(b, v);
   b.baseline(variant_name(kVariants, Variant::Stride1));
+  b.plot({.id = "slowdown",
+          .kind = bench::PlotKind::Curve,
+          .title = "Slowdown against the stride (x the conflict-free time)",
+          .x = {"stride", true, ""},
+          .y = {"slowdown", true, "x"},
+          .facet = "word",
+          .where = {{"op", "read"}},
+          .variants = {"strided"},
+          .model = true});
+  b.plot({.id = "cycles",
+          .kind = bench::PlotKind::Bars,
+          .title = "SM cycles per warp access: fixed patterns",
+          .x = {"variant", false, ""},
+          .y = {"figure:sm_cycles_per_warp_access", true, "cycles"},
+          .facet = "word",
+          .where = {{"op", "read"}, {"stride", "1"}}});
   return b.build();
 }
 

@@ -178,6 +178,14 @@ bench::Experiment make_coalescing() {
       .test_point({{"elem", "4"}, {"stride", "3"}, {"offset", "7"}, {"bytes", "20000044"}})
       .test_point({{"elem", "1"}, {"stride", "1"}, {"offset", "0"}, {"bytes", "3000017"}});
   common(b);  // no baseline: the curve against stride is the result
+  b.plot({.id = "gbps",
+          .kind = bench::PlotKind::Curve,
+          .title = "Useful GB/s against the stride, per element size",
+          .x = {"stride", true, "elements"},
+          .y = {"gbps", false, "GB/s"},
+          .facet = "elem",
+          .references = {"memcpy"},
+          .model = true});
   return b.build();
 }
 
@@ -191,7 +199,15 @@ bench::Experiment make_misalignment() {
                 1 << 20, "elements added to every index")
       .test_point({{"elem", "4"}, {"stride", "1"}, {"offset", "1"}, {"bytes", "4004"}})
       .test_point({{"elem", "16"}, {"stride", "1"}, {"offset", "31"}, {"bytes", "16016"}});
-  common(b);  // no baseline: the curve against stride is the result
+  common(b);  // no baseline: the curve against the offset is the result
+  b.plot({.id = "gbps",
+          .kind = bench::PlotKind::Curve,
+          .title = "Useful GB/s against the offset from 128-byte alignment, per element size",
+          .x = {"offset", false, "elements"},
+          .y = {"gbps", false, "GB/s"},
+          .facet = "elem",
+          .references = {"memcpy"},
+          .model = true});
   return b.build();
 }
 

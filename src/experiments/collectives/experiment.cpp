@@ -306,10 +306,11 @@ bench::Experiment make() {
     const Variant id = v.id;
     b.variant(v.name, v.description,
               [id](State& st, const Params&, cudaStream_t s) { run(st, id, s); })
-        .only_if(runnable,
-                 "needs NCCL (libnccl.so.2 on LD_LIBRARY_PATH or the system paths, a Python "
-                 "wheel's nvidia/nccl/lib, or MEMLAB_NCCL_LIBRARY) and two GPUs (this process's, "
-                 "or two mpirun ranks); with --devices only the first worker runs it")
+        .needs_device(
+            runnable,
+            "needs NCCL (libnccl.so.2 on LD_LIBRARY_PATH or the system paths, a Python "
+            "wheel's nvidia/nccl/lib, or MEMLAB_NCCL_LIBRARY) and two GPUs (this process's, "
+            "or two mpirun ranks); with --devices only the first worker runs it")
         .predict([id](const Params& p) -> std::optional<bench::Prediction> {
           const double link = ring_link_gbps();
           const int n = ranks();
@@ -323,6 +324,12 @@ bench::Experiment make() {
         .inspect([id](State& st, const Params& p, bench::Extras& x) { inspect(st, p, id, x); });
   }
   b.baseline(variant_name(kVariants, Variant::AllReduce));
+  b.plot({.id = "busbw",
+          .kind = bench::PlotKind::Curve,
+          .title = "Bus bandwidth against the message size",
+          .x = {"size", true, "bytes"},
+          .y = {"figure:busbw_GBps", false, "GB/s"},
+          .model = true});
   return b.build();
 }
 

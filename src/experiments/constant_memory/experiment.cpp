@@ -107,6 +107,18 @@ bench::Experiment make() {
     });
   }
   b.baseline("global");
+  b.plot({.id = "latency",
+          .kind = bench::PlotKind::Curve,
+          .title = "Cycles per load against the distinct addresses a warp reads",
+          .x = {"distinct", true, ""},
+          .y = {"figure:cycles_per_load", false, "cycles"},
+          .where = {{"mode", "latency"}}});
+  b.plot({.id = "throughput",
+          .kind = bench::PlotKind::Curve,
+          .title = "Throughput against the distinct addresses a warp reads",
+          .x = {"distinct", true, ""},
+          .y = {"gbps", false, "GB/s"},
+          .where = {{"mode", "throughput"}}});
   return b.build();
 }
 

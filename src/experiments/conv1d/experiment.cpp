@@ -190,6 +190,14 @@ bench::Experiment make() {
         .inspect([id](State&, const Params& p, bench::Extras& x) { figures(id, p, x); });
   }
   b.baseline(variant_name(kVariants, Variant::Naive));
+  b.plot({.id = "gflops",
+          .kind = bench::PlotKind::Ladder,
+          .title = "GFLOP/s per variant",
+          .x = {"variant", false, ""},
+          .y = {"gflops", false, "GFLOP/s"},
+          .facet = "mask",
+          .references = {"baseline"},
+          .model = true});
   return b.build();
 }
 

@@ -201,23 +201,22 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
     case Variant::TiledInput:
     case Variant::TiledOutput:
     case Variant::Register:  // the random K x K mask (separable=no) only
-      b.predict(roofline).only_if([](const Params& p) { return !separable_of(p); },
-                                  "runs the random K x K mask: separable=no only");
+      b.predict(roofline).variant_axis("separable", {"no"},
+                                       "runs the random K x K mask: separable=no only");
       break;
     case Variant::Separable:  // the col x row mask only, 2 K instead of K^2 FMAs per pixel
       b.predict(separable_model)
-          .only_if(separable_of, "needs a col x row mask: separable=yes only")
+          .variant_axis("separable", {"yes"}, "needs a col x row mask: separable=yes only")
           .variant_flops([](const Params& p) { return 4.0 * mask_of(p) * pixels(p); });
       break;
     case Variant::Tma:
     case Variant::Cluster:  // the random K x K mask; TMA rows need 16-byte strides
       b.predict(roofline)
-          .only_if(
-              [](const Params& p) {
-                return !separable_of(p) && p.n("width") % 4 == 0 && hopper::sm90_or_no_device();
-              },
-              "TMA tiles: separable=no, width a multiple of 4 (16-byte row strides), and "
-              "compute capability 9.0")
+          .variant_axis("separable", {"no"})
+          .only_if([](const Params& p) { return p.n("width") % 4 == 0; },
+                   "TMA tiles: separable=no, width a multiple of 4 (16-byte row strides)")
+          .needs_device([](const Params&) { return hopper::sm90_or_no_device(); },
+                        hopper::kNeedsSm90)
           .opt_in(hopper::kUnverified);
       break;
   }
@@ -277,6 +276,14 @@ bench::Experiment make() {
   });
   for (const VariantInfo<Variant>& v : kVariants) add(b, v);
   b.baseline(variant_name(kVariants, Variant::Naive));
+  b.plot({.id = "gflops",
+          .kind = bench::PlotKind::Ladder,
+          .title = "GFLOP/s per variant",
+          .x = {"variant", false, ""},
+          .y = {"gflops", false, "GFLOP/s"},
+          .facet = "mask",
+          .references = {"baseline"},
+          .model = true});
   return b.build();
 }
 

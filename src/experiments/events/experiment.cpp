@@ -296,6 +296,16 @@ bench::Experiment make() {
       .check(check);
   for (const VariantInfo<Variant>& v : kVariants) add(b, v);
   b.baseline(variant_name(kVariants, Variant::Kernel));
+  b.plot({.id = "time",
+          .kind = bench::PlotKind::Bars,
+          .title = "Event-timed milliseconds per variant",
+          .x = {"variant", false, ""},
+          .y = {"median_ms", true, "ms"}});
+  b.plot({.id = "timeline",
+          .kind = bench::PlotKind::Gantt,
+          .title = "What the GPU did, per stream",
+          .x = {"time", false, "ms"},
+          .y = {"extra:intervals", false, ""}});
   return b.build();
 }
 

@@ -207,6 +207,25 @@ bench::Experiment make() {
     if (v == Variant::kGraph) b.inspect(inspect);
   }
   b.baseline("stream");
+  b.plot({.id = "chain",
+          .kind = bench::PlotKind::Curve,
+          .title = "The kernel chain against the work per kernel",
+          .x = {"work_us", true, "us"},
+          .y = {"median_ms", true, "ms"},
+          .references = {"baseline"},
+          .model = true});
+  b.plot({.id = "overhead",
+          .kind = bench::PlotKind::Curve,
+          .title = "Launch overhead per kernel: stream launches",
+          .x = {"work_us", true, "us"},
+          .y = {"figure:overhead_stream_us_per_kernel", false, "us"},
+          .variants = {"graph"}});
+  b.plot({.id = "overhead_graph",
+          .kind = bench::PlotKind::Curve,
+          .title = "Launch overhead per kernel: one graph launch",
+          .x = {"work_us", true, "us"},
+          .y = {"figure:overhead_graph_us_per_kernel", false, "us"},
+          .variants = {"graph"}});
   return b.build();
 }
 

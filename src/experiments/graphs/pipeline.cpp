@@ -159,6 +159,13 @@ bench::Experiment make() {
      }).predict([v](const Params& p) { return predict(v, p); });
   }
   b.baseline("streams");
+  b.plot({.id = "time",
+          .kind = bench::PlotKind::Curve,
+          .title = "The pipeline against the number of chunks",
+          .x = {"chunks", true, ""},
+          .y = {"median_ms", true, "ms"},
+          .references = {"baseline"},
+          .model = true});
   return b.build();
 }
 

@@ -204,28 +204,28 @@ bench::Experiment make() {
         .inspect([v](State& st, const Params&, bench::Extras& x) { inspect(st, v, x); });
     switch (v) {
       case Variant::ChaseShared:
-        b.only_if([](const Params& p) { return p.n("ws") <= kMaxSharedWs; },
-                  "the shared-memory chain fits one block's shared memory: ws <= 32 KiB");
+        b.variant_range("ws", std::nullopt, kMaxSharedWs,
+                        "the shared-memory chain fits one block's shared memory: ws <= 32 KiB");
         break;
       case Variant::ChaseRegister:
-        b.only_if([](const Params& p) { return p.n("ws") <= 16384; },
-                  "registers have no working set: measured once, at ws <= 16 KiB");
+        b.variant_range("ws", std::nullopt, 16384,
+                        "registers have no working set: measured once, at ws <= 16 KiB");
         break;
       case Variant::ChaseHost:
-        b.only_if([](const Params& p) { return p.n("ws") <= kMaxHostWs; },
-                  "each PCIe load takes ~1 us: host-mapped chains at ws <= 1 MiB only");
+        b.variant_range("ws", std::nullopt, kMaxHostWs,
+                        "each PCIe load takes ~1 us: host-mapped chains at ws <= 1 MiB only");
         break;
       case Variant::AtomicChain:
-        b.only_if([](const Params& p) { return p.n("ws") <= (std::int64_t{1} << 27); },
-                  "atomic chains up to ws = 128 MiB (the L2 and just beyond)");
+        b.variant_range("ws", std::nullopt, std::int64_t{1} << 27,
+                        "atomic chains up to ws = 128 MiB (the L2 and just beyond)");
         break;
       case Variant::ReadCa:
-        b.only_if([](const Params& p) { return p.n("ws") <= kMaxReadCaWs; },
-                  "every block reads the whole window: ws <= 8 MiB only");
+        b.variant_range("ws", std::nullopt, kMaxReadCaWs,
+                        "every block reads the whole window: ws <= 8 MiB only");
         break;
       case Variant::ReadCg:
-        b.only_if([](const Params& p) { return p.n("ws") >= kMinReadCgWs; },
-                  "the grid splits the window: ws >= 1 MiB only")
+        b.variant_range("ws", kMinReadCgWs, std::nullopt,
+                        "the grid splits the window: ws >= 1 MiB only")
             .predict([](const Params& p) -> std::optional<bench::Prediction> {
               if (p.n("ws") < (std::int64_t{1} << 29)) return std::nullopt;
               bench::Prediction pr;
@@ -240,6 +240,30 @@ bench::Experiment make() {
     }
   }
   b.baseline("chase_ca");
+  b.plot({.id = "latency",
+          .kind = bench::PlotKind::Curve,
+          .title = "Load latency against the working set",
+          .x = {"ws", true, "bytes"},
+          .y = {"figure:cycles_per_load", true, "cycles"},
+          .variants = {"chase_ca", "chase_cg", "chase_shared", "chase_register", "chase_host",
+                       "atomic_chain"},
+          .references = {"l1_bytes", "l2_bytes", "findings"}});
+  b.plot({.id = "latency_ns",
+          .kind = bench::PlotKind::Curve,
+          .title = "Load latency in nanoseconds against the working set",
+          .x = {"ws", true, "bytes"},
+          .y = {"figure:ns_per_load", true, "ns"},
+          .variants = {"chase_ca", "chase_cg", "chase_shared", "chase_register", "chase_host",
+                       "atomic_chain"},
+          .references = {"l1_bytes", "l2_bytes", "findings"}});
+  b.plot({.id = "bandwidth",
+          .kind = bench::PlotKind::Curve,
+          .title = "Read bandwidth against the working set",
+          .x = {"ws", true, "bytes"},
+          .y = {"gbps", false, "GB/s"},
+          .variants = {"read_ca", "read_cg"},
+          .references = {"l1_bytes", "l2_bytes", "memcpy"},
+          .model = true});
   return b.build();
 }
 

@@ -190,6 +190,13 @@ bench::Experiment make_text() {
      }).predict([id](const Params& p) { return stream_once(p, limit(id)); });
   }
   b.baseline(variant_name(kTextVariants, TextVariant::Naive));
+  b.plot({.id = "gbps",
+          .kind = bench::PlotKind::Bars,
+          .title = "Input GB/s per variant and distribution",
+          .x = {"dist", false, ""},
+          .y = {"gbps", false, "GB/s"},
+          .references = {"memcpy"},
+          .model = true});
   return b.build();
 }
 
@@ -210,7 +217,15 @@ bench::Experiment make_bytes256() {
                       s);
      }).predict([id](const Params& p) { return stream_once(p, limit(id)); });
   }
+  b.vendor("cub");
   b.baseline(variant_name(kByteVariants, ByteVariant::Naive));
+  b.plot({.id = "gbps",
+          .kind = bench::PlotKind::Bars,
+          .title = "Input GB/s per variant and distribution",
+          .x = {"dist", false, ""},
+          .y = {"gbps", false, "GB/s"},
+          .references = {"memcpy", "vendor"},
+          .model = true});
   return b.build();
 }
 
@@ -277,6 +292,13 @@ bench::Experiment make_float() {
     });
   }
   b.baseline(variant_name(kFloatVariants, FloatVariant::Naive));
+  b.plot({.id = "gbps",
+          .kind = bench::PlotKind::Curve,
+          .title = "Input GB/s against the number of bins",
+          .x = {"bins", true, ""},
+          .y = {"gbps", false, "GB/s"},
+          .references = {"memcpy"},
+          .model = true});
   return b.build();
 }
 
@@ -350,6 +372,14 @@ bench::Experiment make_atomics() {
     });
   }
   b.baseline(variant_name(kAtomicVariants, AtomicVariant::Global));
+  b.plot({.id = "gbps",
+          .kind = bench::PlotKind::Ladder,
+          .title = "Input GB/s per reduction",
+          .x = {"variant", false, ""},
+          .y = {"gbps", false, "GB/s"},
+          .facet = "op",
+          .references = {"memcpy", "baseline"},
+          .model = true});
   return b.build();
 }
 

@@ -247,7 +247,7 @@ bench::Experiment make() {
         .predict([v](const Params& p) { return predict(v, p); })
         .inspect(inspect);
     if (v == Variant::kPersisting || v == Variant::kStreaming) {
-      b.only_if(
+      b.needs_device(
           [](const Params&) {
             return device_count_or_zero() == 0 || limits().max_persisting > 0;  // plan: listed
           },
@@ -255,6 +255,13 @@ bench::Experiment make() {
     }
   }
   b.baseline("no_window");
+  b.plot({.id = "time",
+          .kind = bench::PlotKind::Curve,
+          .title = "Time against the hot-set size: window against none",
+          .x = {"hot_kb", true, "KiB"},
+          .y = {"median_ms", true, "ms"},
+          .references = {"baseline"},
+          .model = true});
   return b.build();
 }
 

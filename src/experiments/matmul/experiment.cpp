@@ -274,17 +274,31 @@ bench::Experiment make() {
           add_figures(st, index, id, bound.tile_intensity, x);
         });
     if (id == Variant::CpAsync) {
-      b.only_if([](const Params&) { return hopper::cc_at_least_or_no_device(8); },
-                "cp.async needs compute capability 8.0")
+      b.needs_device([](const Params&) { return hopper::cc_at_least_or_no_device(8); },
+                     "cp.async needs compute capability 8.0")
           .opt_in(hopper::kUnverified);
     }
     if (id == Variant::Tma) {
-      b.only_if([](const Params&) { return hopper::sm90_or_no_device(); }, hopper::kNeedsSm90)
+      b.needs_device([](const Params&) { return hopper::sm90_or_no_device(); }, hopper::kNeedsSm90)
           .opt_in(hopper::kUnverified);
     }
     ++index;
   }
   b.baseline(variant_name(kVariants, Variant::Naive));
+  b.vendor(variant_name(kVariants, Variant::Cublas));
+  b.plot({.id = "gflops",
+          .kind = bench::PlotKind::Ladder,
+          .title = "GFLOP/s per kernel against cuBLAS",
+          .x = {"variant", false, ""},
+          .y = {"gflops", false, "GFLOP/s"},
+          .references = {"vendor", "peak_fp32"},
+          .model = true});
+  b.plot({.id = "roofline",
+          .kind = bench::PlotKind::Roofline,
+          .title = "Roofline: GFLOP/s against arithmetic intensity",
+          .x = {"intensity", true, "FLOP/byte"},
+          .y = {"gflops", true, "GFLOP/s"},
+          .references = {"peak_fp32", "peak_bandwidth"}});
   return b.build();
 }
 

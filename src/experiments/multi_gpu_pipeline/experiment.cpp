@@ -198,13 +198,14 @@ bench::Experiment make() {
               [id](State& st, const Params&, cudaStream_t s) { run(st, id, s); });
     switch (id) {
       case Variant::OneGpu:
-        b.only_if([](const Params&) { return leader(); },
-                  "with --devices or mpirun only the first worker of a host runs it");
+        b.needs_device([](const Params&) { return leader(); },
+                       "with --devices or mpirun only the first worker of a host runs it");
         break;
       case Variant::AllGpus:
-        b.only_if([](const Params&) { return leader() && device_count_or_zero() >= 2; },
-                  "needs two GPUs (on one GPU it is one_gpu); with --devices or mpirun only the "
-                  "first worker of a host runs it")
+        b.needs_device(
+             [](const Params&) { return leader() && device_count_or_zero() >= 2; },
+             "needs two GPUs (on one GPU it is one_gpu); with --devices or mpirun only the "
+             "first worker of a host runs it")
             .predict([](const Params&) -> std::optional<bench::Prediction> {
               const int g = device_count_or_zero();
               if (g < 2) return std::nullopt;
@@ -218,6 +219,13 @@ bench::Experiment make() {
     }
   }
   b.baseline(variant_name(kVariants, Variant::OneGpu));
+  b.plot({.id = "time",
+          .kind = bench::PlotKind::Bars,
+          .title = "The pipeline on one GPU and on all",
+          .x = {"variant", false, ""},
+          .y = {"median_ms", true, "ms"},
+          .references = {"baseline"},
+          .model = true});
   return b.build();
 }
 

@@ -224,20 +224,23 @@ bench::Experiment make() {
   for (const VariantInfo<Variant>& v : kVariants) {
     const Variant id = v.id;
     b.variant(v.name, v.description,
-              [id](State& st, const Params&, cudaStream_t s) { run(st, id, s); });
+              [id](State& st, const Params&, cudaStream_t s) { run(st, id, s); })
+        .only_if([](const Params& p) { return p.n("src") != p.n("dst"); },
+                 "a copy between two different GPUs: src != dst");
     switch (id) {
       case Variant::CopyEngine:
       case Variant::SmCopy:
-        b.only_if([](const Params& p) { return leader() && peer_pair(p); },
-                  "needs two different GPUs src, dst with peer access (memlab info shows the "
-                  "links; on one GPU every pair is skipped); with --devices or mpirun only the "
-                  "first worker of a host runs it")
+        b.needs_device(
+             [](const Params& p) { return leader() && peer_pair(p); },
+             "needs two different GPUs src, dst with peer access (memlab info shows the "
+             "links; on one GPU every pair is skipped); with --devices or mpirun only the "
+             "first worker of a host runs it")
             .predict(predict);
         break;
       case Variant::HostStaged:
-        b.only_if([](const Params& p) { return leader() && pair_exists(p); },
-                  "needs two different GPUs src, dst (on one GPU every pair is skipped); with "
-                  "--devices or mpirun only the first worker of a host runs it");
+        b.needs_device([](const Params& p) { return leader() && pair_exists(p); },
+                       "needs two different GPUs src, dst (on one GPU every pair is skipped); with "
+                       "--devices or mpirun only the first worker of a host runs it");
         break;
     }
     b.inspect([](State&, const Params& p, bench::Extras& x) {
@@ -246,6 +249,20 @@ bench::Experiment make() {
     });
   }
   b.baseline(variant_name(kVariants, Variant::CopyEngine));
+  b.plot({.id = "pairs",
+          .kind = bench::PlotKind::Heatmap,
+          .title = "GB/s between each pair of GPUs (largest size)",
+          .x = {"dst", false, ""},
+          .y = {"gbps", false, "GB/s"},
+          .facet = "variant",
+          .where = {{"size", "536870912"}, {"direction", "one"}},
+          .heat = {"src", "dst"}});
+  b.plot({.id = "size",
+          .kind = bench::PlotKind::Curve,
+          .title = "GB/s against the copy size",
+          .x = {"size", true, "bytes"},
+          .y = {"gbps", false, "GB/s"},
+          .where = {{"direction", "one"}}});
   return b.build();
 }
 

@@ -78,13 +78,21 @@ bench::Experiment make() {
        launch(id, st.in.get(), st.out.get(), st.n, s);
      }).predict(streaming);
     if (id == Variant::Bulk) {
-      b.only_if([](const Params& p) { return p.n("n") % 4 == 0 && hopper::sm90_or_no_device(); },
-                "cp.async.bulk: needs n a multiple of 4 (16-byte aligned mirrored segments) and "
-                "compute capability 9.0")
+      b.only_if([](const Params& p) { return p.n("n") % 4 == 0; },
+                "cp.async.bulk: needs n a multiple of 4 (16-byte aligned mirrored segments)")
+          .needs_device([](const Params&) { return hopper::sm90_or_no_device(); },
+                        hopper::kNeedsSm90)
           .opt_in(hopper::kUnverified);
     }
   }
   b.baseline(variant_name(kVariants, Variant::Global));
+  b.plot({.id = "gbps",
+          .kind = bench::PlotKind::Ladder,
+          .title = "GB/s per variant",
+          .x = {"variant", false, ""},
+          .y = {"gbps", false, "GB/s"},
+          .references = {"memcpy", "baseline"},
+          .model = true});
   return b.build();
 }
 

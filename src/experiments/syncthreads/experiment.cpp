@@ -127,8 +127,8 @@ bench::Experiment make() {
     b.variant(info.name, info.description,
               [v](State& st, const Params&, cudaStream_t s) { run(st, v, s); });
     if (is_matmul(v)) {
-      b.only_if([](const Params& p) { return p.n("block") == kTile * kTile; },
-                "the tiled product needs one thread per tile element: block=256 only")
+      b.variant_axis("block", {std::to_string(kTile * kTile)},
+                     "the tiled product needs one thread per tile element: block=256 only")
           .variant_bytes([](const Params& p) {
             const double n = static_cast<double>(p.n("n"));
             return 12.0 * n * n;
@@ -150,6 +150,12 @@ bench::Experiment make() {
     }
   }
   b.baseline("barrier_only");
+  b.plot({.id = "barrier",
+          .kind = bench::PlotKind::Curve,
+          .title = "Cycles per barrier step against the block size",
+          .x = {"block", true, "threads"},
+          .y = {"figure:cycles_per_step", false, "cycles"},
+          .variants = {"barrier_only", "rotate_warp", "rotate_block"}});
   return b.build();
 }
 

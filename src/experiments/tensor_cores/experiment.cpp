@@ -260,21 +260,31 @@ bench::Experiment make() {
      }).predict(predict);
     if (v == Variant::kMmaSync) {
       // mma.sync BF16/TF32 needs sm_80; without a device (the plan) the variant is listed.
-      b.only_if([](const Params&) { return device_count_or_zero() == 0 || caps().cc_major >= 8; },
-                "mma.sync with BF16/TF32 needs compute capability 8.0 or newer");
+      b.needs_device(
+          [](const Params&) { return device_count_or_zero() == 0 || caps().cc_major >= 8; },
+          "mma.sync with BF16/TF32 needs compute capability 8.0 or newer");
     }
     if (v == Variant::kWgmma) {
       // sm_90a machine code runs on compute capability 9.0 only (not on later GPUs).
-      b.only_if(
-           [](const Params& p) {
-             return dtype_of(p) == DType::kBf16 && wgmma_built() &&
-                    (device_count_or_zero() == 0 || caps().cc_major == 9);
-           },
-           "wgmma: dtype bf16 only, and needs an sm_90a build on a compute capability 9.0 GPU")
+      b.variant_axis("dtype", {"bf16"}, "wgmma: dtype bf16 only")
+          .needs_device(
+              [](const Params&) {
+                return wgmma_built() && (device_count_or_zero() == 0 || caps().cc_major == 9);
+              },
+              "wgmma needs an sm_90a build on a compute capability 9.0 GPU")
           .opt_in(hopper::kUnverified);
     }
   }
   b.baseline("cublas");
+  b.vendor("cublas");
+  b.plot({.id = "gflops",
+          .kind = bench::PlotKind::Bars,
+          .title = "GFLOP/s on the tensor cores against cuBLAS",
+          .x = {"variant", false, ""},
+          .y = {"gflops", false, "GFLOP/s"},
+          .facet = "dtype",
+          .references = {"vendor", "peak_fp32"},
+          .model = true});
   return b.build();
 }
 

@@ -399,7 +399,15 @@ bench::Experiment make() {
         .predict(predict)
         .inspect([id](State& st, const Params& p, bench::Extras& x) { inspect(st, p, id, x); });
   }
+  b.vendor(variant_name(kVariants, Variant::CudaMemcpy));
   b.baseline(variant_name(kVariants, Variant::CudaMemcpy));
+  b.plot({.id = "gbps",
+          .kind = bench::PlotKind::Curve,
+          .title = "Host-device GB/s against the transfer size",
+          .x = {"size", true, "bytes"},
+          .y = {"gbps", false, "GB/s"},
+          .facet = "direction",
+          .model = true});
   return b.build();
 }
 

@@ -133,16 +133,22 @@ bench::Experiment make() {
        launch(id, st.in.get(), st.out.get(), st.rows, st.cols, s);
      }).predict(model_of(id));
     if (id == Variant::Tma) {
-      b.only_if(
-           [](const Params& p) {
-             return p.n("rows") % 4 == 0 && p.n("cols") % 4 == 0 && hopper::sm90_or_no_device();
-           },
-           "TMA: needs rows and cols multiples of 4 (16-byte row strides) and compute "
-           "capability 9.0")
+      b.only_if([](const Params& p) { return p.n("rows") % 4 == 0 && p.n("cols") % 4 == 0; },
+                "TMA: needs rows and cols multiples of 4 (16-byte row strides)")
+          .needs_device([](const Params&) { return hopper::sm90_or_no_device(); },
+                        hopper::kNeedsSm90)
           .opt_in(hopper::kUnverified);
     }
   }
   b.baseline(variant_name(kVariants, Variant::Copy));
+  b.plot({.id = "gbps",
+          .kind = bench::PlotKind::Ladder,
+          .title = "GB/s per transpose against a plain copy",
+          .x = {"variant", false, ""},
+          .y = {"gbps", false, "GB/s"},
+          .facet = "cols",
+          .references = {"memcpy", "baseline"},
+          .model = true});
   return b.build();
 }
 

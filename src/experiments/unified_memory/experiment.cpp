@@ -149,6 +149,13 @@ bench::Experiment make() {
     });
   }
   b.baseline("explicit");
+  b.plot({.id = "time",
+          .kind = bench::PlotKind::Stacked,
+          .title = "Time per variant against the reads: GPU part and the rest",
+          .x = {"reads", false, ""},
+          .y = {"median_ms", true, "ms"},
+          .references = {"baseline"},
+          .stack = {"figure:gpu_part_ms"}});
   return b.build();
 }
 
