@@ -145,13 +145,18 @@ export interface PlotQuery {
   kind?: PlotKind;
   x?: string;
   y?: string;
+  facet?: string;
+  /** Only plots that draw the model's prediction too. */
+  model?: boolean;
 }
 
 export function matchesPlot(p: PlotDecl, q: PlotQuery): boolean {
   return (
     (q.kind === undefined || p.kind === q.kind) &&
     (q.x === undefined || p.x?.field === q.x) &&
-    (q.y === undefined || p.y?.field === q.y)
+    (q.y === undefined || p.y?.field === q.y) &&
+    (q.facet === undefined || p.facet === q.facet) &&
+    (q.model === undefined || !!p.model === q.model)
   );
 }
 

@@ -137,13 +137,18 @@ describe("declared plots over the real run", () => {
       {
         id: "s",
         kind: "stacked",
-        x: { field: "variant" },
-        stack: ["figure:gpu_part_ms", "median_ms"],
+        x: { field: "reads" },
+        y: { field: "median_ms", unit: "ms" },
+        stack: ["figure:gpu_part_ms"],
       },
       of("unified_memory"),
     );
     expect(st.length).toBeGreaterThan(0);
-    expect(new Set(st.map((s) => s.part))).toEqual(new Set(["gpu_part_ms", "median_ms"]));
+    expect(new Set(st.map((s) => s.part))).toEqual(new Set(["gpu_part_ms", "rest"]));
+    // the parts add up to the measured time
+    const r = timed(of("unified_memory"))[0]!;
+    const mine = st.filter((s) => s.series === r.variant && s.x === r.params.reads);
+    expect(mine.reduce((n, s) => n + s.value, 0)).toBeCloseTo(r.stats!.median_ms, 9);
     const roof = rooflineData({ id: "r", kind: "roofline" }, of("matmul"));
     expect(roof.every((p) => p.intensity > 0 && p.gflops > 0)).toBe(true);
     expect(ganttRecords({ id: "g", kind: "gantt" }, of("streams")).length).toBeGreaterThan(10);

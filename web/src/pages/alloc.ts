@@ -43,7 +43,7 @@ export function render(root: HTMLElement, app: App): void {
   const body = h("div", { class: "tab-body" });
   const measured = h("div", { class: "chart" });
   // The lesson that draws GB/s against the transfer size.
-  const query = { x: "size", y: "gbps" };
+  const query = { x: "size", y: "gbps", facet: "direction" };
   const fromRun = h("div", {});
   void runEvidence(app, query).then((box) => fromRun.append(box));
   function show(k: string): void {

@@ -57,7 +57,7 @@ export function render(root: HTMLElement, app: App): void {
   const chart = h("div", { class: "chart", "data-testid": "gantt" });
   const measured = h("div", { class: "chart" });
   // The lesson whose records draw a Gantt chart: its measured pipeline beside this model's.
-  const query = { kind: "gantt" as const };
+  const query = { kind: "gantt" as const, model: true };
   const fromRun = h("div", {});
   void runEvidence(app, query).then((box) => fromRun.append(box));
   const error = h("p", { class: "error", role: "alert" });

@@ -1,7 +1,7 @@
 // Observable Plot charts shared by the explainers, the lesson pages and the results.
 import * as Plot from "@observablehq/plot";
 import { h } from "../dom";
-import { t } from "../i18n";
+import { has, t } from "../i18n";
 import type { GanttBar, LadderBar } from "../records";
 
 const WIDTH = 680;
@@ -83,7 +83,11 @@ export function ganttChart(bars: GanttBar[], o: { x: string; lanes?: string[] })
     height: 40 + 38 * lanes.length,
     marginLeft: 110,
     x: { label: o.x, grid: true },
-    y: { label: null, domain: lanes, tickFormat: (l: string) => t(`gantt.lane.${l}`) },
+    y: {
+      label: null,
+      domain: lanes,
+      tickFormat: (l: string) => (has(`gantt.lane.${l}`) ? t(`gantt.lane.${l}`) : l),
+    },
     color: { type: "categorical", scheme: "tableau10" },
     marks: [
       Plot.barX(bars, {

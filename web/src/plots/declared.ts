@@ -233,27 +233,38 @@ export function defaultPoint(data: Datum[], points: string[]): string {
 
 export interface StackPart {
   x: string;
+  series: string;
   part: string;
   value: number;
   point: string;
 }
 
-/** Kind stacked: one bar per x (variant or axis value), split into the declared parts. */
+/** The name of the part of y that the declared parts leave (y minus their sum). */
+export const REST = "rest";
+
+/**
+ * Kind stacked: one bar per x (an axis value or the variant) and series, y split into the
+ * declared parts and the rest (y minus the parts, where y is given and exceeds them).
+ */
 export function stackData(plot: PlotDecl, records: RunRecord[]): StackPart[] {
   const out: StackPart[] = [];
   for (const r of timed(selected(records, plot))) {
     const x = xValue(r, plot.x?.field ?? "variant");
     if (x === null) continue;
+    const base = {
+      x: String(x),
+      series: seriesOf(r, plot.series ?? "variant"),
+      point: otherAxes(r, plot),
+    };
+    let sum = 0;
     for (const part of plot.stack ?? []) {
       const v = fieldValue(r, part);
-      if (v !== null)
-        out.push({
-          x: String(x),
-          part: part.replace(/^figure:/, ""),
-          value: v,
-          point: otherAxes(r, plot),
-        });
+      if (v === null) continue;
+      sum += v;
+      out.push({ ...base, part: part.replace(/^(figure|counter):/, ""), value: v });
     }
+    const y = plot.y ? fieldValue(r, plot.y.field) : null;
+    if (y !== null && y > sum) out.push({ ...base, part: REST, value: y - sum });
   }
   return out;
 }

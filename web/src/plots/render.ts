@@ -262,15 +262,20 @@ function heatmap(pd: PlotData, plot: PlotDecl, point: string): HTMLElement {
 function stacked(plot: PlotDecl, records: RunRecord[], point: string): HTMLElement {
   const parts = stackData(plot, records).filter((p) => p.point === point);
   if (!parts.length) return empty();
+  const series = [...new Set(parts.map((p) => p.series))];
   return Plot.plot({
     width: width(),
-    height: 300,
+    height: 320,
     marginLeft: 60,
-    marginBottom: 50,
-    x: { label: axisLabel(plot.x, ""), type: "band", tickRotate: parts.length > 16 ? -30 : 0 },
+    marginBottom: 70,
+    fx: { label: axisLabel(plot.x, "") },
+    x: { label: null, domain: series, tickRotate: -30 },
     y: { label: axisLabel(plot.y, ""), grid: true },
     color: { legend: true, type: "categorical" },
-    marks: [Plot.barY(parts, { x: "x", y: "value", fill: "part", tip: true }), Plot.ruleY([0])],
+    marks: [
+      Plot.barY(parts, { fx: "x", x: "series", y: "value", fill: "part", tip: true }),
+      Plot.ruleY([0]),
+    ],
   }) as HTMLElement;
 }
 
@@ -316,12 +321,14 @@ function gantt(plot: PlotDecl, records: RunRecord[]): HTMLElement {
   const draw = (i: number) => {
     clear(box);
     const r = withIntervals[i]!;
-    const lanes = [...new Set(measuredGantt(r).map((b) => b.lane))];
-    const order = ["H2D", "SM", "D2H"].filter((l) => lanes.includes(l));
-    box.append(
-      h("h4", {}, t("plot.measured_gantt")),
-      ganttChart(measuredGantt(r), { x: "ms", lanes: order }),
-    );
+    let bars = measuredGantt(r);
+    let order = ["H2D", "SM", "D2H"].filter((l) => bars.some((b) => b.lane === l));
+    // Kernels only (no copies): one lane per stream, so that their overlap shows.
+    if (order.length === 1) {
+      bars = bars.map((b) => ({ ...b, lane: `stream ${b.stream}` }));
+      order = [...new Set(bars.map((b) => b.lane))].sort();
+    }
+    box.append(h("h4", {}, t("plot.measured_gantt")), ganttChart(bars, { x: "ms", lanes: order }));
     const p = r.prediction;
     if (p?.predicted_ms)
       box.append(
