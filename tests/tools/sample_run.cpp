@@ -1,12 +1,13 @@
 // memlab_sample_run OUT.json: a run written through the real record and JSON path
-// (bench::Record -> report::render_json), built on the host without a GPU, for the web lab's e2e
+// (bench::Record -> report::render_run_json, what `memlab run --json` writes: schema 2 with the
+// lessons block), built on the host without a GPU, for the web lab's e2e
 // tests (web/e2e/run.mjs): the pages are tested on what today's writer emits, not on a stored
 // file. The numbers are made up but shaped like a device's; the device block says no device.
 // It covers every record status (timed, skipped with a reason, expected_failure, failed), a
 // prediction, figures and measured intervals (a Gantt chart).
 #include <fmt/format.h>
 
-#include <cstdio>
+#include <algorithm>
 #include <exception>
 #include <fstream>
 #include <iostream>
@@ -15,7 +16,7 @@
 
 #include "memlab/bench/record.hpp"
 #include "memlab/bench/stats.hpp"
-#include "memlab/report/report.hpp"
+#include "memlab/report/lessons.hpp"
 
 namespace {
 
@@ -62,7 +63,7 @@ memlab::bench::RunReport sample() {
   for (const int elem : {4, 8}) {
     for (const int stride : {1, 2, 4, 8, 16, 32}) {
       const double useful = 268435456.0;
-      const double eff = std::min(1.0, 32.0 / (stride * elem) > 1 ? 1.0 : 32.0 / (stride * elem));
+      const double eff = std::min(1.0, 32.0 / (stride * elem));  // of each 32-byte sector
       const double ms = useful / (3600e9 * (stride == 1 ? 1.0 : eff * 1.15)) * 1e3;
       Record r = timed("coalescing", "strided_read",
                        {{"bytes", "268435456"},
@@ -146,7 +147,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const std::string json = memlab::report::render_json(sample());
+    const std::string json = memlab::report::render_run_json(sample());
     std::ofstream f(argv[1], std::ios::binary | std::ios::trunc);
     f << json;
     if (!f) {

@@ -4,6 +4,7 @@
 import * as Plot from "@observablehq/plot";
 import type { App } from "../app";
 import { clear, h, select } from "../dom";
+import { bytes } from "../format";
 import { has, t } from "../i18n";
 import type { LessonDecl, PlotDecl } from "../lessons";
 import { ladderUnit, measuredGantt, pointLabel, type RunJson, type RunRecord } from "../records";
@@ -81,6 +82,7 @@ function curve(pd: PlotData, plot: PlotDecl, facet: string): HTMLElement {
     x: {
       type: numeric ? (plot.x?.log ? "log" : "linear") : "point",
       ...(numeric && plot.x?.log ? { base: 2 } : {}),
+      ...(numeric && plot.x?.unit === "bytes" ? { tickFormat: bytes, ticks: 6 } : {}),
       label: axisLabel(plot.x, ""),
       grid: true,
     },
@@ -168,6 +170,8 @@ function bars(pd: PlotData, plot: PlotDecl, point: string, facet: string): HTMLE
     const refs = refY.filter((r) => r.value <= max * 4);
     const top = Math.max(max, ...refs.map((r) => r.value));
     const logX = !!plot.y?.log && measured.every((d) => d.y > 0);
+    // A log scale has no zero: bars start at half the smallest value.
+    const floor = logX ? Math.min(...measured.map((d) => d.y), ...refs.map((r) => r.value)) / 2 : 0;
     return Plot.plot({
       width: width(),
       height: 40 + 26 * domain.length + 12 * refs.length,
@@ -175,13 +179,14 @@ function bars(pd: PlotData, plot: PlotDecl, point: string, facet: string): HTMLE
       marginLeft: 150,
       marginRight: 60,
       x: logX
-        ? { type: "log", label: unit, grid: true }
+        ? { type: "log", label: unit, grid: true, domain: [floor, top * 1.5] }
         : { label: unit, grid: true, domain: [0, top * 1.05] },
       y: { label: null, domain },
       marks: [
         Plot.barX(measured, {
           y: (d: Datum) => String(d.x),
-          x: "y",
+          x1: () => floor,
+          x2: "y",
           fill: (d: Datum) => (d.role ? "var(--muted)" : "var(--accent)"),
           tip: true,
           title: (d: Datum) => `${d.x}: ${d.y.toPrecision(4)} ${plot.y?.unit ?? ""}`,
@@ -410,7 +415,11 @@ export async function renderPlot(
     clear(box);
     if (plot.kind === "heatmap") box.append(heatmap(pd, plot, p));
     else if (plot.kind === "stacked") box.append(stacked(plot, records, p));
-    else for (const f of pd.facets.length ? pd.facets : [""]) box.append(bars(pd, plot, p, f));
+    else
+      for (const f of pd.facets.length ? pd.facets : [""]) {
+        if (f) box.append(h("h4", {}, f));
+        box.append(bars(pd, plot, p, f));
+      }
   };
   sec.append(pointPicker(points, first, draw), box);
   return sec;
