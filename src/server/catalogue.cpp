@@ -51,6 +51,9 @@ json slim_run(json run) {
       if (!r.is_object()) continue;
       if (r.contains("batch") && r["batch"].is_object()) r["batch"].erase("samples_ms");
       r.erase("clocks");  // per record; the run's context keeps the clocks at start and end
+      r.erase("seed");    // the run's seed is in the context
+      // The variant's description is in the lessons block (lessons.<name>.variants).
+      r.erase("description");
     }
   }
   if (run.contains("ceilings") && run["ceilings"].is_object()) {

@@ -20,7 +20,8 @@ nlohmann::json report_catalogue(const std::vector<std::string>& names);
 
 // The run as the report inlines it: without what no page draws and most of the bytes are, the
 // per-sample times (stats.samples_ms, batch.samples_ms; the statistics beside them stay) and
-// each record's clocks (context.clocks_mhz stays). `memlab compare` reads the JSON file itself.
+// each record's clocks (context.clocks_mhz stays), seed (context.seed stays) and variant
+// description (lessons.<name>.variants has it). `memlab compare` reads the JSON file itself.
 nlohmann::json slim_run(nlohmann::json run);
 
 }  // namespace memlab::server

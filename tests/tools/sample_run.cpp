@@ -100,8 +100,13 @@ memlab::bench::RunReport sample() {
     }
   }
   // syncthreads: the tiled product without its barrier, caught by the check on purpose.
-  run.records.push_back(timed("syncthreads", "barrier_only",
-                              {{"block", "256"}, {"iters", "4096"}, {"n", "1024"}}, 0.2, 1e6));
+  for (const int block : {64, 256, 1024}) {
+    Record barrier =
+        timed("syncthreads", "barrier_only",
+              {{"block", std::to_string(block)}, {"iters", "4096"}, {"n", "1024"}}, 0.2, 1e6);
+    barrier.figures = {{"cycles_per_step", 20.0 + block / 32.0}};
+    run.records.push_back(barrier);
+  }
   Record broken;
   broken.experiment = "syncthreads";
   broken.variant = "tiled_no_sync";
@@ -111,22 +116,24 @@ memlab::bench::RunReport sample() {
   broken.error = 1000;
   broken.check_detail = "1000 of 1048576 differ; [0] got 317 want 308";
   run.records.push_back(broken);
-  // streams: measured intervals of a 4-segment pipeline on 2 streams.
+  // streams: measured intervals of an 8-segment pipeline on 4 streams.
   Record st = timed("streams", "depth_first",
-                    {{"n", "67108864"}, {"segments", "4"}, {"streams", "2"}, {"work", "4096"}}, 4.0,
+                    {{"n", "67108864"}, {"segments", "8"}, {"streams", "4"}, {"work", "4096"}}, 4.0,
                     2 * 268435456.0);
   std::string intervals;
-  for (int s = 0; s < 4; ++s) {
+  for (int s = 0; s < 8; ++s) {
     const double t0 = s * 0.8;
     intervals += fmt::format(
         "{}{{\"op\":\"H2D\",\"segment\":{},\"stream\":{},\"start_ms\":{},\"end_ms\":{}}},"
         "{{\"op\":\"kernel\",\"segment\":{},\"stream\":{},\"start_ms\":{},\"end_ms\":{}}},"
         "{{\"op\":\"D2H\",\"segment\":{},\"stream\":{},\"start_ms\":{},\"end_ms\":{}}}",
-        s ? "," : "", s, s % 2, t0, t0 + 0.8, s, s % 2, t0 + 0.8, t0 + 1.4, s, s % 2, t0 + 1.4,
+        s ? "," : "", s, s % 4, t0, t0 + 0.8, s, s % 4, t0 + 0.8, t0 + 1.4, s, s % 4, t0 + 1.4,
         t0 + 1.9);
   }
   st.extra_json = "{\"intervals\":[" + intervals + "]}";
-  predict(st, "timeline: 4 segments, 2 streams", 3.7);
+  st.speedup = 1.8;
+  st.baseline = "serial";
+  predict(st, "timeline: 8 segments, 4 streams", 3.7);
   run.records.push_back(st);
   // One real failure: a check that did not pass (the only red line on the pages).
   Record failed =
