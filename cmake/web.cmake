@@ -77,6 +77,7 @@ add_custom_command(
 
 add_library(memlab_server STATIC
   src/server/api.cpp
+  src/server/catalogue.cpp
   src/server/commands.cpp
   src/server/embedded.cpp
   src/server/jobs.cpp

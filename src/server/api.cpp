@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "api_error.hpp"
+#include "catalogue.hpp"
 #include "embedded.hpp"
 #include "http_util.hpp"
 #include "memlab/claims/claims.hpp"
@@ -39,19 +40,12 @@ void guarded(httplib::Response& res, F&& f) {
 }
 
 json lesson_json(const std::string& name) {
-  json sources = json::array();
-  for (const char* file : {"kernels.cuh", "kernels.cu"}) {
-    if (auto text = embedded::find(fmt::format("lessons/{}/{}", name, file))) {
-      sources.push_back({{"file", file}, {"text", std::string(*text)}});
-    }
-  }
-  const auto doc = embedded::find(fmt::format("docs/{}.md", name));
-  if (!doc && sources.empty()) {
+  auto content = lesson_content(name);
+  if (!content) {
     throw ApiError(404, "lesson",
                    fmt::format("lesson: '{}' is unknown; see GET /api/lessons", name));
   }
-  return {
-      {"name", name}, {"doc", doc ? json(std::string(*doc)) : json(nullptr)}, {"sources", sources}};
+  return *content;
 }
 
 json lesson_names() {

@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
 #include <stdexcept>
 
+#include "catalogue.hpp"
 #include "embedded.hpp"
 #include "memlab/claims/claims.hpp"
 #include "memlab/report/lessons.hpp"
@@ -134,18 +136,26 @@ std::string build_report_html(const std::vector<ReportRun>& runs, const std::str
   if (!index) throw std::runtime_error("report: the embedded web bundle has no index.html");
   const std::string page(*index);
   nlohmann::json data = {{"kind", "memlab-report"}, {"runs", nlohmann::json::array()}};
+  std::vector<std::string> lessons;  // of every run, in the order of first appearance
   for (const ReportRun& r : runs) {
     nlohmann::json run = r.run;
     report::with_lessons(run);  // a stored run of schema 1: today's declarations, its findings
-    nlohmann::json entry = {{"name", r.name}, {"run", std::move(run)}};
+    nlohmann::json entry = {{"name", r.name}, {"run", slim_run(std::move(run))}};
     // The verdicts of `memlab claims` over this run (#/claims and beside each explainer); a run
     // whose records do not have the schema simply has none.
     try {
       entry["claims"] = claims::evaluate_json(r.run);
     } catch (const nlohmann::json::exception&) {
     }
+    for (const nlohmann::json& rec : r.run.value("records", nlohmann::json::array())) {
+      const std::string name = rec.is_object() ? rec.value("experiment", "") : "";
+      if (!name.empty() && std::find(lessons.begin(), lessons.end(), name) == lessons.end())
+        lessons.push_back(name);
+    }
     data["runs"].push_back(std::move(entry));
   }
+  // The lessons' docs and kernels (the server's GET /api/lessons/<name>, from the same files).
+  data["catalogue"] = report_catalogue(lessons);
   std::string payload = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   // "<" occurs only inside JSON strings, where \u003c means the same: no "</script" can close
   // the block early.

@@ -4,7 +4,9 @@
 //
 // What the page finds in the file (contract with web/):
 //   <script type="application/json" id="memlab-data">
-//     {"kind": "memlab-report", "runs": [{"name": "<file name without .json>", "run": {...}}]}
+//     {"kind": "memlab-report", "runs": [{"name": "<file name without .json>", "run": {...},
+//      "claims": {...}}], "catalogue": {"<lesson>": {"summary", "doc", "sources", ...}}}
+//     (each run without stats.samples_ms: catalogue.hpp slim_run)
 //   </script>   ("<" inside the JSON is written as \u003c; with a language, the tag carries
 //                data-lang="zh": the language the page opens in unless the reader chose one)
 //   <script type="application/octet-stream" id="memlab-wasm/<file>" data-encoding="base64">

@@ -8,8 +8,10 @@
 #include <regex>
 #include <sstream>
 
+#include "catalogue.hpp"
 #include "cli_runner.hpp"
 #include "memlab/claims/claims.hpp"
+#include "memlab/report/lessons.hpp"
 #include "report_html.hpp"
 
 namespace memlab::server {
@@ -48,7 +50,7 @@ TEST(Report, FullRunIsOneSelfContainedFileUnder3MB) {
   // No local file references either: every script and stylesheet is inline.
   EXPECT_EQ(html.find("<script src"), std::string::npos);
   EXPECT_EQ(html.find("rel=\"stylesheet\""), std::string::npos);
-  // The run is inlined, whole.
+  // The run is inlined, less what no page draws (catalogue.hpp slim_run).
   const std::string open = "<script type=\"application/json\" id=\"memlab-data\">";
   const std::size_t at = html.find(open);
   ASSERT_NE(at, std::string::npos);
@@ -57,7 +59,23 @@ TEST(Report, FullRunIsOneSelfContainedFileUnder3MB) {
   EXPECT_EQ(data["kind"], "memlab-report");
   ASSERT_EQ(data["runs"].size(), 1u);
   EXPECT_EQ(data["runs"][0]["name"], "h200-2026-11-29-full");
-  EXPECT_EQ(data["runs"][0]["run"], nlohmann::json::parse(read(input)));
+  nlohmann::json expected = nlohmann::json::parse(read(input));
+  memlab::report::with_lessons(expected);  // schema 1: today's declarations, its findings
+  EXPECT_EQ(data["runs"][0]["run"], slim_run(expected));
+  EXPECT_TRUE(data["runs"][0]["run"]["lessons"].contains("coalescing"));
+  EXPECT_EQ(html.find("samples_ms"), std::string::npos);
+  // The lessons' docs and kernels travel with it (the server's GET /api/lessons/<name>).
+  ASSERT_TRUE(data.contains("catalogue"));
+  for (const auto& rec : data["runs"][0]["run"]["records"]) {
+    const std::string name = rec["experiment"];
+    ASSERT_TRUE(data["catalogue"].contains(name)) << name;
+    const auto content = lesson_content(name);
+    if (!content) continue;
+    EXPECT_EQ(data["catalogue"][name]["doc"], (*content)["doc"]) << name;
+    EXPECT_EQ(data["catalogue"][name]["sources"], (*content)["sources"]) << name;
+  }
+  EXPECT_TRUE(data["catalogue"]["coalescing"]["doc"].is_string());
+  EXPECT_FALSE(data["catalogue"]["coalescing"]["sources"].empty());
   // With the verdicts of `memlab claims` over it (#/claims and beside each explainer).
   EXPECT_EQ(data["runs"][0]["claims"],
             memlab::claims::evaluate_json(nlohmann::json::parse(read(input))));

@@ -1,10 +1,24 @@
 // End-to-end tests in headless Debian chromium (playwright-core, no browser download).
 // Server: `$MEMLAB_BIN serve` when MEMLAB_BIN is set (the real thing), else e2e/mock-server.mjs.
-// Report: `$MEMLAB_BIN report docs/results/h200-2026-11-29-full.json -o ...`, else the mock inliner.
-// Screenshots of every page (de, en, zh; wide and narrow) go to web/screenshots/ (ignored by git).
+// Data: the H200 run of 2026-12-01 (e2e/fixtures/, gunzipped into e2e-out/results/), a run the
+// build writes at test time through the real record and JSON path (memlab_sample_run, beside
+// MEMLAB_BIN), a run of an unknown schema, and docs/results/ (the stored claims run).
+// Report: `$MEMLAB_BIN report <run> -o ...`, else the mock inliner.
+// Screenshots of every page (de, en, zh; wide 1400 px and narrow 420 px) go to web/screenshots/
+// (ignored by git); a handful for the README to docs/img/.
 import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync, statSync, readFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  writeFileSync,
+  statSync,
+  readFileSync,
+} from "node:fs";
+import { spawnSync } from "node:child_process";
+import { gunzipSync } from "node:zlib";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMock, mockReport } from "./mock-server.mjs";
@@ -16,8 +30,32 @@ const shots = join(web, "screenshots");
 const out = join(web, "e2e-out");
 mkdirSync(shots, { recursive: true });
 mkdirSync(out, { recursive: true });
-const FULL = join(repo, "docs/results/h200-2026-11-29-full.json");
 const BIN = process.env.MEMLAB_BIN;
+// The results folder memlab serve reads: the fixtures and the stored runs.
+const results = join(out, "results");
+mkdirSync(results, { recursive: true });
+const FULL = join(results, "h200-2026-12-01-full.json");
+writeFileSync(FULL, gunzipSync(readFileSync(join(here, "fixtures/h200-2026-12-01-full.json.gz"))));
+const FULL_RUN = JSON.parse(readFileSync(FULL, "utf8"));
+const UNKNOWN = join(results, "unknown-schema.json");
+writeFileSync(UNKNOWN, JSON.stringify({ ...FULL_RUN, schema_version: 99 }));
+for (const f of readdirSync(join(repo, "docs/results")))
+  if (f.endsWith(".json")) copyFileSync(join(repo, "docs/results", f), join(results, f));
+// The run the build writes now (bench::Record -> report::render_json), when the tool is built.
+// The tool sits in the build tree's tests/ (tests/CMakeLists.txt), beside a memlab in build-*/.
+const SAMPLE_TOOL =
+  process.env.MEMLAB_SAMPLE_RUN ??
+  (BIN
+    ? [join(dirname(BIN), "tests/memlab_sample_run"), join(dirname(BIN), "memlab_sample_run")].find(
+        (f) => existsSync(f),
+      )
+    : "");
+const SAMPLE = join(results, "sample-run.json");
+const haveSample =
+  SAMPLE_TOOL && existsSync(SAMPLE_TOOL) && spawnSync(SAMPLE_TOOL, [SAMPLE]).status === 0;
+const SAMPLE_RUN = haveSample ? JSON.parse(readFileSync(SAMPLE, "utf8")) : null;
+const LESSONS = [...new Set(FULL_RUN.records.map((r) => r.experiment))];
+const docImg = join(repo, "docs/img");
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
 let passed = 0;
@@ -46,17 +84,15 @@ async function startServer() {
     const m = await startMock({
       dist: join(web, "dist"),
       wasmDir: process.env.MEMLAB_WASM_DIR,
-      results: FULL,
+      results: join(repo, "docs/results/h200-2026-11-29-full.json"),
       token,
     });
     return { url: m.url, token, stop: () => m.server.close(), kind: "mock" };
   }
   const port = 18000 + Math.floor(Math.random() * 2000);
-  const proc = spawn(
-    BIN,
-    ["serve", "--port", String(port), "--results", join(repo, "docs/results")],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const proc = spawn(BIN, ["serve", "--port", String(port), "--results", results], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let text = "";
   const url = await new Promise((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`memlab serve printed no URL: ${text}`)), 15000);
@@ -76,10 +112,10 @@ async function startServer() {
   return { url, token, stop: () => proc.kill("SIGTERM"), kind: "memlab serve" };
 }
 
-function makeReport(lang) {
-  const file = join(out, lang ? `report-${lang}.html` : "report.html");
+function makeReport(run = FULL, name = "report.html", lang = "") {
+  const file = join(out, name);
   if (BIN) {
-    const args = ["report", FULL, "-o", file, ...(lang ? ["--lang", lang] : [])];
+    const args = ["report", run, "-o", file, ...(lang ? ["--lang", lang] : [])];
     const r = spawn(BIN, args, { stdio: "inherit" });
     return new Promise((res, rej) =>
       r.on("exit", (c) => (c === 0 ? res(file) : rej(new Error(`memlab report exited ${c}`)))),
@@ -90,7 +126,7 @@ function makeReport(lang) {
     mockReport({
       dist: join(web, "dist"),
       wasmDir: process.env.MEMLAB_WASM_DIR,
-      runs: [{ name: "h200 full", file: FULL }],
+      runs: [{ name: "h200 full", file: run }],
       lang,
     }),
   );
@@ -286,61 +322,88 @@ await test("run request without the token is refused; with it: no CUDA device", 
   await p.context().close();
 });
 
-await test("report of the full H200 run: every lesson's plots, no console error, no request, < 3 MB", async () => {
+/** A page that records every request that is not file:, data: or blob: (and refuses it). */
+async function offlinePage(opts) {
+  const p = await page(opts);
+  p.requests = [];
+  await p.route("**/*", (route) => {
+    const u = route.request().url();
+    const local = u.startsWith("file://") || u.startsWith("data:") || u.startsWith("blob:");
+    if (!local) p.requests.push(u);
+    return local ? route.continue() : route.abort();
+  });
+  return p;
+}
+
+/** The lesson page's checks: a lesson-specific plot (not only the generic ladder), the doc. */
+async function checkLessonPage(p, l, { needDoc }) {
+  await p.waitForSelector(`.lesson-plots[data-lesson="${l}"]`);
+  const svgs = await p.locator(`.lesson-plots[data-lesson="${l}"] svg`).count();
+  assert(svgs > 0, `lesson ${l} has no plot`);
+  const kinds = await p
+    .locator(`.lesson-plots[data-lesson="${l}"] section.plot`)
+    .evaluateAll((els) => els.map((e) => `${e.dataset.plot}:${e.dataset.kind}`));
+  assert(
+    kinds.some((k) => k !== "ladder:ladder"),
+    `lesson ${l} has only the generic ladder (${kinds.join(", ")}): no declared plot`,
+  );
+  if (needDoc) {
+    const doc = await p.locator('[data-testid="lesson-doc"]').count();
+    const src = await p.locator('[data-testid="lesson-source"]').count();
+    assert(doc > 0 || src > 0, `lesson ${l}: no doc and no kernels`);
+  }
+}
+
+await test("report of the H200 run: opens on the summary, skips collapsed, 0 failed, < 3 MB", async () => {
   const file = await makeReport();
   const size = statSync(file).size;
   timings.report_bytes = size;
-  const p = await page();
-  const requests = [];
-  await p.route("**/*", (route) => {
-    const u = route.request().url();
-    if (!u.startsWith("file://") && !u.startsWith("data:") && !u.startsWith("blob:"))
-      requests.push(u);
-    return u.startsWith("file://") || u.startsWith("data:") || u.startsWith("blob:")
-      ? route.continue()
-      : route.abort();
-  });
+  const p = await offlinePage();
   const t0 = Date.now();
-  await go(p, "", `file://${file}#/results`, 90000);
+  await go(p, "", `file://${file}`, 90000);
   timings.report_render_ms = Date.now() - t0;
-  const run = JSON.parse(readFileSync(FULL, "utf8"));
-  const lessons = [...new Set(run.records.map((r) => r.experiment))];
-  for (const l of lessons) {
-    const n = await p.locator(`.lesson-plots[data-lesson="${l}"] svg`).count();
-    assert(n > 0, `lesson ${l} has no plot`);
-  }
-  const empties = await p.locator(".lesson-plots .muted").allTextContents();
+  await lang(p, "en");
+  assert((await p.getAttribute("main", "data-page")) === "summary", "does not open on the summary");
+  const lead = await p.textContent('[data-testid="summary-lead"]');
+  assert(/759 records/.test(lead) && /0 failed/.test(lead) && /146 skipped/.test(lead), lead);
+  const ctx = await p.textContent('[data-testid="context"]');
+  assert(/NVIDIA H200/.test(ctx) && /488fbef/.test(ctx) && /4284 GB\/s/.test(ctx), ctx);
+  const rows = await p.locator('[data-testid="summary-lessons"] tr[data-lesson]').count();
+  assert(rows === LESSONS.length, `${rows} lesson rows, want ${LESSONS.length}`);
+  assert((await p.locator("li.failed").count()) === 0, "failed entries on the summary");
+  const groups = await p.locator('[data-testid="skip-group"]').allTextContents();
+  const skipped = groups.reduce((n, g) => n + Number(/^(\d+) skipped/.exec(g)?.[1] ?? 0), 0);
+  assert(groups.length === 13 && skipped === 146, `${groups.length} skip groups, ${skipped} skips`);
   assert(
-    !empties.some((x) => /No data/.test(x)),
-    `empty plots: ${empties.filter((x) => /No data/.test(x)).length}`,
+    groups.some((g) => /^90 skipped bank_conflicts .*a fixed read pattern/.test(g)),
+    groups.join(" | "),
   );
-  assert(requests.length === 0, `requests: ${requests.join(", ")}`);
+  const expected = await p.textContent('[data-testid="expected-failure"]');
+  assert(/verification caught the missing barrier/.test(expected), expected);
+  const claims = await p.textContent('[data-testid="summary-claims"]');
+  assert(/\d+ claims: \d+ hold/.test(claims), claims);
+  await p.screenshot({ path: join(shots, "report-summary-en.png"), fullPage: true });
+  // The results page of the same run: no red line either.
+  await go(p, "", `file://${file}#/results`, 90000);
+  assert((await p.locator("li.failed").count()) === 0, "failed entries on the results page");
+  assert(p.requests.length === 0, `requests: ${p.requests.join(", ")}`);
   assert(p.consoleErrors.length === 0, `console errors: ${p.consoleErrors.join(" | ")}`);
-  await p.screenshot({ path: join(shots, "report-results-en.png"), fullPage: true });
-  for (const l of lessons)
-    await p.locator(`#lesson-${l}`).screenshot({ path: join(shots, `report-lesson-${l}.png`) });
-  await go(p, "", `file://${file}#/`);
-  await p.screenshot({ path: join(shots, "report-hierarchy-en.png"), fullPage: true });
   // The same report in Chinese (?lang=zh, as a link to a report in one language would give it).
   await go(p, "", `file://${file}?lang=zh#/results`, 90000);
   assert((await p.evaluate(() => document.documentElement.lang)) === "zh", "report in zh");
   assert((await p.textContent("h1")).includes("结果"), `zh h1: ${await p.textContent("h1")}`);
-  for (const l of lessons) {
-    const n = await p.locator(`.lesson-plots[data-lesson="${l}"] svg`).count();
-    assert(n > 0, `zh: lesson ${l} has no plot`);
-  }
   await p.screenshot({ path: join(shots, "report-results-zh.png"), fullPage: true });
   await go(p, "", `file://${file}?lang=zh#/`);
   assert((await p.textContent("h1")).includes("内存层次"), "zh hierarchy");
   await p.screenshot({ path: join(shots, "report-hierarchy-zh.png"), fullPage: true });
-  assert(requests.length === 0, `requests: ${requests.join(", ")}`);
+  assert(p.requests.length === 0, `requests: ${p.requests.join(", ")}`);
   assert(p.consoleErrors.length === 0, `console errors: ${p.consoleErrors.join(" | ")}`);
   await p.context().close();
   assert(size < 3 * 1024 * 1024, `report is ${size} bytes`);
 });
 
 await test("report --lang zh opens in Chinese; the reader can switch", async () => {
-  const file = await makeReport("zh");
+  const file = await makeReport(FULL, "report-zh.html", "zh");
   const p = await page();
   await go(p, "", `file://${file}#/results`, 90000);
   assert((await p.evaluate(() => document.documentElement.lang)) === "zh", "not zh");
@@ -348,6 +411,69 @@ await test("report --lang zh opens in Chinese; the reader can switch", async () 
   await lang(p, "en");
   assert((await p.textContent("h1")).includes("Results"), `h1: ${await p.textContent("h1")}`);
   assert(p.consoleErrors.length === 0, `console errors: ${p.consoleErrors.join(" | ")}`);
+  await p.context().close();
+});
+
+await test("report: every lesson page has a lesson-specific plot and carries its doc", async () => {
+  const file = join(out, "report.html");
+  const p = await offlinePage();
+  const missing = [];
+  for (const l of LESSONS) {
+    await go(p, "", `file://${file}#/lesson/${l}`, 90000);
+    // A lesson registered in another lesson's folder (misalignment in coalescing/) has no
+    // docs/<name>.md nor kernels of its own: its text is its folder's lesson.
+    const own =
+      existsSync(join(repo, `docs/${l}.md`)) || existsSync(join(repo, `src/experiments/${l}`));
+    try {
+      await checkLessonPage(p, l, { needDoc: own });
+    } catch (e) {
+      missing.push(e.message);
+    }
+    await p.screenshot({ path: join(shots, `report-lesson-${l}-en.png`), fullPage: true });
+  }
+  assert(p.requests.length === 0, `requests: ${p.requests.join(", ")}`);
+  assert(p.consoleErrors.length === 0, `console errors: ${p.consoleErrors.join(" | ")}`);
+  await p.context().close();
+  assert(missing.length === 0, missing.join("\n"));
+});
+
+await test("a run written now by the build (memlab_sample_run): statuses, plots, report", async () => {
+  if (!SAMPLE_RUN) throw new Error(`no sample run: ${SAMPLE_TOOL || "MEMLAB_BIN unset"} not built`);
+  assert([1, 2].includes(SAMPLE_RUN.schema_version), `schema ${SAMPLE_RUN.schema_version}`);
+  const file = await makeReport(SAMPLE, "report-sample.html");
+  const p = await offlinePage();
+  await go(p, "", `file://${file}`, 90000);
+  await lang(p, "en");
+  assert((await p.getAttribute("main", "data-page")) === "summary", "not the summary");
+  // Exactly the one failed check is red; the skips are grouped; the expected failure teaches.
+  const failedLines = await p.locator("li.failed").allTextContents();
+  assert(failedLines.length === 1 && /elem_f4/.test(failedLines[0]), failedLines.join(" | "));
+  const groups = await p.locator('[data-testid="skip-group"]').allTextContents();
+  assert(groups.length === 1 && /^5 skipped/.test(groups[0]), groups.join(" | "));
+  assert((await p.locator('[data-testid="expected-failure"]').count()) === 1, "expected failure");
+  const names = [...new Set(SAMPLE_RUN.records.map((r) => r.experiment))];
+  for (const l of names.filter((n) => n !== "bandwidth")) {
+    await go(p, "", `file://${file}#/lesson/${l}`, 90000);
+    await checkLessonPage(p, l, { needDoc: false });
+  }
+  assert(p.consoleErrors.length === 0, `console errors: ${p.consoleErrors.join(" | ")}`);
+  await p.context().close();
+});
+
+await test("a run of an unknown schema is refused with a clear message (serve and report)", async () => {
+  const p = await page();
+  if (BIN) {
+    await go(p, "#/summary/unknown-schema");
+    await lang(p, "en");
+    const msg = await p.textContent('[data-testid="schema-error"]');
+    assert(/schema_version 99; this page reads schema 1, 2 only/.test(msg), msg);
+  }
+  const file = await makeReport(UNKNOWN, "report-unknown.html");
+  await go(p, "", `file://${file}`, 90000);
+  await lang(p, "en");
+  const msg = await p.textContent('[data-testid="schema-error"]');
+  assert(/schema_version 99/.test(msg), msg);
+  assert((await p.locator("section.plot").count()) === 0, "plots of a misread run");
   await p.context().close();
 });
 
@@ -448,6 +574,7 @@ await test("exercise page: compile error with the learner's line; check without 
 });
 
 const PAGES = [
+  "#/summary",
   "#/",
   "#/coalescing",
   "#/banks",
@@ -455,23 +582,37 @@ const PAGES = [
   "#/alloc",
   "#/streams",
   "#/claims",
-  "#/lesson/coalescing",
+  ...LESSONS.map((l) => `#/lesson/${l}`),
   "#/results",
   "#/compare",
   "#/run",
   "#/exercises",
   "#/exercise/transpose_bank_conflict",
 ];
-await test("screenshots of every page (de, en, zh, narrow)", async () => {
-  for (const [l, viewport, tag] of [
-    ["en", { width: 1200, height: 900 }, "en"],
-    ["de", { width: 1200, height: 900 }, "de"],
-    ["zh", { width: 1200, height: 900 }, "zh"],
-    ["de", { width: 390, height: 844 }, "narrow-de"],
-    ["zh", { width: 390, height: 844 }, "narrow-zh"],
-  ]) {
+// For the README (docs/img/): the summary, the hierarchy table, coalescing and the hierarchy
+// lesson.
+const README = ["summary", "hierarchy", "coalescing", "lesson-hierarchy"];
+await test("screenshots of every page (de, en, zh; 1400 px and 420 px)", async () => {
+  mkdirSync(docImg, { recursive: true });
+  const wanted = process.env.E2E_SHOT_LANGS?.split(",") ?? ["en", "de", "zh"];
+  for (const [l, viewport, tag] of wanted.flatMap((l) => [
+    [l, { width: 1400, height: 900 }, l],
+    [l, { width: 420, height: 900 }, `narrow-${l}`],
+  ])) {
     const p = await page({ viewport });
-    for (const hash of PAGES) {
+    // Every page in English at 1400 px; the README's pages and a few lessons otherwise.
+    const pages =
+      tag === "en"
+        ? PAGES
+        : [
+            "#/summary",
+            "#/",
+            "#/coalescing",
+            "#/streams",
+            "#/lesson/hierarchy",
+            "#/lesson/coalescing",
+          ];
+    for (const hash of pages) {
       await go(p, hash);
       if ((await p.evaluate(() => document.documentElement.lang)) !== l) await lang(p, l);
       // The models' answers (the API fallback: a child process each) before the picture; the
@@ -479,7 +620,11 @@ await test("screenshots of every page (de, en, zh, narrow)", async () => {
       await p.waitForLoadState("networkidle", { timeout: 8000 }).catch(() => {});
       await p.waitForTimeout(150);
       const name = (hash.replace(/^#\/?/, "") || "hierarchy").replace(/\//g, "-");
-      await p.screenshot({ path: join(shots, `${name}-${tag}.png`), fullPage: true });
+      const path = join(shots, `${name}-${tag}.png`);
+      await p.screenshot({ path, fullPage: true });
+      // English wide and narrow for each; the summary in every language.
+      if (README.includes(name) && (l === "en" || name === "summary"))
+        copyFileSync(path, join(docImg, `web-${name}-${tag}.png`));
     }
     await p.context().close();
   }

@@ -1,9 +1,10 @@
 // Shared state of the page: mode, models, device, the runs it can show.
 import { apiGet, deviceOf, type DeviceInfo } from "./api";
 import { parseClaims, type ClaimsJson } from "./claims";
+import { lessonOf, parseCatalogue, type Catalogue, type LessonDecl } from "./lessons";
 import type { Mode, ReportData } from "./mode";
 import type { Models } from "./models";
-import type { RunJson } from "./records";
+import { checkSchema, type RunJson } from "./records";
 
 export interface ResultEntry {
   id: string;
@@ -25,10 +26,18 @@ export interface App {
   /** The claims with the verdicts of run `id` (the report's inlined ones, or GET /api/claims?run=);
    * without an id: the claims and their plan, no verdicts. */
   getClaims(id?: string): Promise<ClaimsJson>;
+  /** The lesson catalogue: declarations (GET /api/list, or the report's inlined catalogue). */
+  catalogue(): Promise<Catalogue>;
+  /** A lesson's doc and kernels (GET /api/lessons/<name>, or the report's catalogue). */
+  lessonContent(name: string): Promise<LessonDecl>;
+  /** The lesson as a run shows it: run.lessons over the catalogue. */
+  lesson(run: RunJson, name: string): Promise<LessonDecl>;
 }
 
 export function makeApp(mode: Mode, models: Models, report: ReportData): App {
   const cache = new Map<string, Promise<RunJson>>();
+  const content = new Map<string, Promise<LessonDecl>>();
+  let catalogue: Promise<Catalogue> | null = null;
   return {
     mode,
     models,
@@ -54,14 +63,41 @@ export function makeApp(mode: Mode, models: Models, report: ReportData): App {
     getRun(id: string) {
       if (mode === "report") {
         const r = report.runs[Number(id)];
-        return r ? Promise.resolve(r.run) : Promise.reject(new Error(`no run ${id}`));
+        if (!r) return Promise.reject(new Error(`no run ${id}`));
+        try {
+          return Promise.resolve(checkSchema(r.run));
+        } catch (e) {
+          return Promise.reject(e);
+        }
       }
       let p = cache.get(id);
       if (!p) {
-        p = apiGet<RunJson>(`api/results/${encodeURIComponent(id)}`);
+        p = apiGet<RunJson>(`api/results/${encodeURIComponent(id)}`).then(checkSchema);
         cache.set(id, p);
       }
       return p;
+    },
+    catalogue() {
+      if (!catalogue)
+        catalogue =
+          mode === "report"
+            ? Promise.resolve(parseCatalogue(report.catalogue ?? {}))
+            : apiGet<unknown>("api/list")
+                .then(parseCatalogue)
+                .catch(() => ({}));
+      return catalogue;
+    },
+    lessonContent(name: string) {
+      if (mode === "report") return this.catalogue().then((c) => c[name] ?? {});
+      let p = content.get(name);
+      if (!p) {
+        p = apiGet<LessonDecl>(`api/lessons/${encodeURIComponent(name)}`);
+        content.set(name, p);
+      }
+      return p;
+    },
+    async lesson(run: RunJson, name: string) {
+      return lessonOf(run.lessons, await this.catalogue(), name);
     },
     async getClaims(id?: string) {
       if (mode === "report") {

@@ -43,7 +43,7 @@ export interface ClaimsJson {
   run?: string;
 }
 
-/** The explainers that show claims beside them (seed 001's pages). */
+/** The explainers that show claims beside them (seed 001's pages); the first is the home page. */
 export const EXPLAINERS = ["hierarchy", "coalescing", "banks", "sync", "alloc", "streams"];
 
 const VERDICT_KEYS: Record<string, string> = {
@@ -137,5 +137,5 @@ export function sourceOf(source: string): { seed: string; line: number | null } 
 /** The hash of the explainer a claim belongs to ("#/" for the hierarchy table). */
 export function pageHash(page: string): string | null {
   if (!EXPLAINERS.includes(page)) return null;
-  return page === "hierarchy" ? "#/" : `#/${page}`;
+  return page === EXPLAINERS[0] ? "#/" : `#/${page}`;
 }

@@ -6,9 +6,10 @@ import { detectMode, reportData } from "./mode";
 import { lazyModels } from "./models";
 import { takeToken } from "./token";
 import { makeApp, loadDevice, type App } from "./app";
-import { routes, parseHash, type Page } from "./router";
+import { HOME, routes, parseHash, type Page } from "./router";
 import { EXPLAINERS } from "./claims";
 import { claimsAside } from "./pages/claims";
+import { KNOWN_SCHEMAS, SchemaError } from "./records";
 
 function takeTokenFromUrl(): void {
   try {
@@ -20,6 +21,7 @@ function takeTokenFromUrl(): void {
 }
 
 const NAV: [string, string][] = [
+  ["#/summary", "nav.summary"],
   ["#/", "nav.hierarchy"],
   ["#/coalescing", "nav.coalescing"],
   ["#/banks", "nav.banks"],
@@ -34,7 +36,9 @@ const NAV: [string, string][] = [
 ];
 
 function header(app: App): HTMLElement {
-  const current = "#" + (location.hash.replace(/^#/, "") || "/");
+  const bare = location.hash.replace(/^#/, "") === "";
+  const current =
+    bare && app.mode === "report" ? "#/summary" : "#" + (location.hash.replace(/^#/, "") || "/");
   const nav = h(
     "nav",
     { class: "nav" },
@@ -103,11 +107,14 @@ async function main(): Promise<void> {
     const id = ++renderId;
     if (cleanup) cleanup();
     cleanup = undefined;
-    const { page, arg } = parseHash(location.hash);
-    const fallback: Page = routes[app.mode === "report" ? "results" : "hierarchy"];
+    // A report opens on its run's summary; the server on the hierarchy table.
+    const bare = location.hash === "" || location.hash === "#";
+    const { page, arg } =
+      bare && app.mode === "report" ? { page: "summary", arg: "" } : parseHash(location.hash);
+    const fallback: Page = routes[app.mode === "report" ? "summary" : HOME];
     const p = routes[page] ?? fallback;
     document.title = `memlab · ${t(p.title)}`;
-    const main = h("main", { class: "page", "data-page": page || "hierarchy" });
+    const main = h("main", { class: "page", "data-page": page || HOME });
     clear(root);
     root.append(header(app), main);
     try {
@@ -122,7 +129,18 @@ async function main(): Promise<void> {
       }
     } catch (e) {
       if (id !== renderId) return;
-      main.append(h("p", { class: "error" }, t("error.page", { message: String(e) })));
+      main.append(
+        e instanceof SchemaError
+          ? h(
+              "p",
+              { class: "error", "data-testid": "schema-error" },
+              t("error.schema", {
+                version: JSON.stringify(e.version),
+                known: KNOWN_SCHEMAS.join(", "),
+              }),
+            )
+          : h("p", { class: "error" }, t("error.page", { message: String(e) })),
+      );
       console.warn(e);
     }
     if (id === renderId) document.body.dataset.ready = "1";

@@ -52,7 +52,7 @@ export async function follow(
  */
 export function measureBox(
   app: App,
-  request: () => RunRequest,
+  request: () => RunRequest | Promise<RunRequest>,
   onRecords: (records: RunRecord[], run: RunJson | undefined) => void,
 ): HTMLElement {
   const box = h("div", { class: "measure", "data-testid": "measure" });
@@ -73,7 +73,7 @@ export function measureBox(
     button.disabled = true;
     status.textContent = t("measure.starting");
     try {
-      const id = await startRun(request());
+      const id = await startRun(await request());
       const end = await follow(id, (s) => {
         status.textContent =
           s.state === "queued"

@@ -1,11 +1,14 @@
 // Report mode (a static file from `memlab report`: data inlined, no API) or serve mode (the API of
 // `memlab serve` at the same origin).
+import type { Catalogue } from "./lessons";
 import type { RunJson } from "./records";
 
 export interface ReportData {
   kind?: string;
   /** claims: the verdicts of `memlab claims` over the run (memlab report inlines them). */
   runs: { name: string; run: RunJson; claims?: unknown }[];
+  /** The lessons of the runs with their declarations, docs and kernels (memlab report). */
+  catalogue?: Catalogue;
 }
 
 export type Mode = "report" | "serve";

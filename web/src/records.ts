@@ -1,5 +1,12 @@
-// Run records (src/report/json.cpp, schema_version 1) and their transforms into plot data.
-// Nothing here derives a figure a model or the runner did not write into the record.
+// Run records (src/report/json.cpp, schema_version 1 and 2; docs/lessons-json.md) and their
+// transforms into plot data. Nothing here derives a figure a model or the runner did not write
+// into the record.
+import type { LessonDecl } from "./lessons";
+
+/** The schema versions this front end reads; any other is refused (checkSchema). */
+export const KNOWN_SCHEMAS = [1, 2];
+
+export type Status = "timed" | "verified" | "failed" | "skipped" | "expected_failure";
 export interface Stats {
   median_ms: number;
   min_ms?: number;
@@ -26,8 +33,13 @@ export interface RunRecord {
   check_error?: number;
   check_detail?: string;
   timed?: boolean;
+  /** Schema 1 of today's build and schema 2: timed | verified | failed | skipped | expected_failure. */
+  status?: Status;
+  /** Older runs only (before `status`). */
   skipped?: boolean;
   reason?: string;
+  expected_failure?: { lesson?: string; observed?: boolean };
+  counters?: Record<string, number>;
   bytes?: number;
   flops?: number;
   fits_in_l2?: boolean;
@@ -67,22 +79,46 @@ export interface RunJson {
     [k: string]: unknown;
   };
   ceilings?: { memcpy_d2d?: { measured?: boolean; gbps?: number } };
+  /** Schema 2 (and stored schema-1 runs as the server and the report hand them out). */
+  lessons?: Record<string, LessonDecl>;
   records: RunRecord[];
 }
 
-/** Records that were measured (not skipped, timed, with statistics). */
+/** A run of a schema this front end does not know throws, with a message that says so. */
+export class SchemaError extends Error {
+  constructor(public version: unknown) {
+    super(
+      `schema_version ${JSON.stringify(version)} is not one this page reads ` +
+        `(${KNOWN_SCHEMAS.join(", ")}); open it with the memlab that wrote it`,
+    );
+  }
+}
+
+/** The run, when its schema is known (1 or 2; a run without one is schema 1); else SchemaError. */
+export function checkSchema(run: RunJson): RunJson {
+  const v = run.schema_version ?? 1;
+  if (!KNOWN_SCHEMAS.includes(v as number)) throw new SchemaError(run.schema_version);
+  return run;
+}
+
+/** The record's status as written; records of older builds (booleans) read the same way. */
+export function statusOf(r: RunRecord): Status {
+  if (r.status) return r.status;
+  if (r.skipped) return "skipped";
+  if (r.verified === false) return "failed";
+  if (r.timed === false) return "verified";
+  return "timed";
+}
+
+/** Records that were measured (status timed, with statistics). */
 export function timed(records: RunRecord[]): RunRecord[] {
-  return records.filter((r) => !r.skipped && r.timed !== false && r.stats);
+  return records.filter((r) => statusOf(r) === "timed" && r.stats);
 }
 
 export function experiments(run: RunJson): string[] {
   const seen: string[] = [];
   for (const r of run.records) if (!seen.includes(r.experiment)) seen.push(r.experiment);
   return seen;
-}
-
-export function byExperiment(run: RunJson, name: string): RunRecord[] {
-  return run.records.filter((r) => r.experiment === name);
 }
 
 /** "n=4096, op=copy": a stable label of a record's axis point (keys sorted). */
@@ -103,70 +139,6 @@ export function predictedGbps(r: RunRecord): number | null {
   const p = r.prediction;
   if (!p || !(p.predicted_ms > 0) || !r.bytes) return null;
   return r.bytes / (p.predicted_ms * 1e-3) / 1e9;
-}
-
-export interface CurvePoint {
-  x: number;
-  y: number;
-  series: string;
-  kind: "measured" | "model";
-  variant: string;
-}
-
-/**
- * GB/s against one axis (stride, offset): one series per element size, the model's prediction
- * as a second curve of each series.
- */
-export function bandwidthCurve(
-  records: RunRecord[],
-  xAxis: string,
-  seriesAxis: string,
-  variant: string,
-): CurvePoint[] {
-  const out: CurvePoint[] = [];
-  for (const r of timed(records)) {
-    if (r.variant !== variant || r.params[xAxis] === undefined) continue;
-    const x = Number(r.params[xAxis]);
-    const series = `${seriesAxis} ${r.params[seriesAxis] ?? "?"}`;
-    if (r.gbps !== undefined) out.push({ x, y: r.gbps, series, kind: "measured", variant });
-    const p = predictedGbps(r);
-    if (p !== null) out.push({ x, y: p, series, kind: "model", variant });
-  }
-  return out.sort((a, b) => a.series.localeCompare(b.series, "en", { numeric: true }) || a.x - b.x);
-}
-
-export interface SlowdownPoint {
-  stride: number;
-  word: string;
-  slowdown: number;
-  model_degree: number | null;
-}
-
-/** Bank conflicts: measured slowdown (over the baseline) and the model's degree per stride. */
-export function bankSlowdown(records: RunRecord[]): SlowdownPoint[] {
-  const out: SlowdownPoint[] = [];
-  for (const r of timed(records)) {
-    const s = r.params.stride;
-    if (s === undefined || !r.speedup_over_baseline) continue;
-    // Only the strided variant follows the stride axis (stride1 etc. repeat their own access).
-    if (r.variant !== "strided") continue;
-    out.push({
-      stride: Number(s),
-      word: r.params.word ?? "4",
-      slowdown: 1 / r.speedup_over_baseline,
-      model_degree: r.figures?.model_degree ?? null,
-    });
-  }
-  // One point per (word, stride), should a run repeat a point.
-  const seen = new Set<string>();
-  return out
-    .sort((a, b) => a.word.localeCompare(b.word) || a.stride - b.stride)
-    .filter((p) => {
-      const k = `${p.word}/${p.stride}`;
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    });
 }
 
 export interface LadderBar {
@@ -240,18 +212,20 @@ export function measuredGantt(r: RunRecord): GanttBar[] {
 
 export interface Failure {
   record: string;
-  kind: "failed" | "skipped" | "note";
+  kind: "failed" | "note";
   text: string;
 }
 
-/** Failed checks, skipped variants and warnings (notes), one line each. */
+/** Failed checks (status failed) and warnings (notes), one line each; skips are not failures. */
 export function failures(run: RunJson): Failure[] {
   const out: Failure[] = [];
   for (const r of run.records) {
     const key = recordKey(r);
-    if (r.skipped) out.push({ record: key, kind: "skipped", text: r.reason ?? "" });
-    else if (r.verified === false)
+    const st = statusOf(r);
+    if (st === "failed")
       out.push({ record: key, kind: "failed", text: r.check_detail ?? `error ${r.check_error}` });
+    // An expected failure's note repeats its teaching point (shown by expectedFailures).
+    if (st === "expected_failure") continue;
     for (const n of r.notes ?? []) out.push({ record: key, kind: "note", text: n });
   }
   return out;
@@ -268,6 +242,66 @@ export function groupFailures(list: Failure[]): (Failure & { count: number })[] 
     else map.set(k, { ...f, count: 1 });
   }
   return [...map.values()];
+}
+
+export interface SkipGroup {
+  experiment: string;
+  reason: string;
+  count: number;
+  variants: string[];
+}
+
+/** Skipped records collapsed per lesson and reason, with their count (never a failure). */
+export function skipGroups(records: RunRecord[]): SkipGroup[] {
+  const map = new Map<string, SkipGroup>();
+  for (const r of records) {
+    if (statusOf(r) !== "skipped") continue;
+    const reason = r.reason ?? "";
+    const k = `${r.experiment}\u0000${reason}`;
+    let g = map.get(k);
+    if (!g) map.set(k, (g = { experiment: r.experiment, reason, count: 0, variants: [] }));
+    g.count++;
+    if (!g.variants.includes(r.variant)) g.variants.push(r.variant);
+  }
+  return [...map.values()];
+}
+
+export interface ExpectedFailure {
+  experiment: string;
+  variant: string;
+  point: string;
+  /** The lesson's teaching point ("verification caught the missing barrier"). */
+  lesson: string;
+  observed: boolean;
+  detail: string;
+}
+
+/** Variants broken on purpose: what their caught failure teaches. */
+export function expectedFailures(records: RunRecord[]): ExpectedFailure[] {
+  return records
+    .filter((r) => statusOf(r) === "expected_failure")
+    .map((r) => ({
+      experiment: r.experiment,
+      variant: r.variant,
+      point: pointLabel(r.params),
+      lesson: r.expected_failure?.lesson ?? "",
+      observed: r.expected_failure?.observed !== false,
+      detail: r.check_detail ?? "",
+    }));
+}
+
+export interface StatusCounts {
+  timed: number;
+  verified: number;
+  failed: number;
+  skipped: number;
+  expected_failure: number;
+}
+
+export function statusCounts(records: RunRecord[]): StatusCounts {
+  const c: StatusCounts = { timed: 0, verified: 0, failed: 0, skipped: 0, expected_failure: 0 };
+  for (const r of records) c[statusOf(r)]++;
+  return c;
 }
 
 export interface CompareRow {

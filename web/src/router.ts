@@ -1,5 +1,5 @@
 // Hash routes (TEAM.md contract 3): #/, #/coalescing, ..., #/lesson/<name>, #/exercise/<name>,
-// #/claims[/<run id>].
+// #/claims[/<run id>], #/summary[/<run id>] (a report without a hash opens there).
 import type { App } from "./app";
 import * as hierarchy from "./pages/hierarchy";
 import * as coalescing from "./pages/coalescing";
@@ -14,6 +14,11 @@ import * as run from "./pages/run";
 import * as exercises from "./pages/exercises";
 import * as exercise from "./pages/exercise";
 import * as claims from "./pages/claims";
+import * as summary from "./pages/summary";
+import { EXPLAINERS } from "./claims";
+
+/** The page of "#/": the first explainer (the memory hierarchy table). */
+export const HOME = EXPLAINERS[0]!;
 
 export interface Page {
   title: string;
@@ -38,11 +43,12 @@ export const routes: Record<string, Page> = {
   exercises,
   exercise,
   claims,
+  summary,
 };
 
-/** "#/lesson/matmul" -> {page: "lesson", arg: "matmul"}; "#/" -> {page: "hierarchy"}. */
+/** "#/lesson/<name>" -> {page: "lesson", arg: "<name>"}; "#/" -> {page: HOME}. */
 export function parseHash(hash: string): { page: string; arg: string } {
   const path = hash.replace(/^#\/?/, "").split("?")[0] ?? "";
   const [page = "", ...rest] = path.split("/");
-  return { page: page || "hierarchy", arg: decodeURIComponent(rest.join("/")) };
+  return { page: page || HOME, arg: decodeURIComponent(rest.join("/")) };
 }

@@ -101,7 +101,7 @@ describe("i18n catalogs", () => {
       "coalescing.pattern.": ["linear", "strided", "offset", "aos", "column", "random"],
       "banks.pattern.": ["column", "row", "stride", "broadcast"],
       "run.state.": ["queued", "running", "done", "failed", "cancelled"],
-      "results.kind.": ["failed", "skipped", "note"],
+      "results.kind.": ["failed", "expected_failure", "note"],
       "gantt.lane.": ["H2D", "SM", "D2H", "copy"],
       "streams.order.": ["depth", "breadth", "rounds"],
       "sync.phase.": ["write", "wait", "read", "hang"],

@@ -2,8 +2,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  bandwidthCurve,
-  bankSlowdown,
   compareRuns,
   experiments,
   failures,
@@ -12,7 +10,6 @@ import {
   ladderUnit,
   measuredGantt,
   pointLabel,
-  predictedGbps,
   type RunJson,
 } from "../src/records";
 
@@ -26,34 +23,6 @@ describe("record -> plot data", () => {
     expect(experiments(full)).toContain("coalescing");
     expect(experiments(full)).toContain("streams");
     expect(experiments(full).length).toBe(18);
-  });
-
-  it("coalescing: GB/s against stride per element size, model from the prediction", () => {
-    const c = bandwidthCurve(of("coalescing"), "stride", "elem", "strided_read");
-    const series = new Set(c.map((p) => p.series));
-    expect(series.size).toBeGreaterThanOrEqual(3);
-    const m4 = c.filter((p) => p.series === "elem 4" && p.kind === "measured");
-    expect(m4[0]!.x).toBe(1);
-    // sorted by stride; stride 1 is the fastest for 4-byte elements
-    expect(m4.map((p) => p.x)).toEqual([...m4.map((p) => p.x)].sort((a, b) => a - b));
-    expect(m4[0]!.y).toBeGreaterThan(m4[m4.length - 1]!.y);
-    const rec = of("coalescing").find((r) => r.prediction)!;
-    expect(predictedGbps(rec)).toBeCloseTo(
-      rec.bytes! / (rec.prediction!.predicted_ms * 1e-3) / 1e9,
-      6,
-    );
-  });
-
-  it("bank conflicts: slowdown is 1/speed-up, with the model's degree", () => {
-    const pts = bankSlowdown(of("bank_conflicts"));
-    const s32 = pts.find((p) => p.word === "4" && p.stride === 32)!;
-    expect(s32.model_degree).toBe(32);
-    expect(s32.slowdown).toBeGreaterThan(10);
-    const s1 = pts.find((p) => p.word === "4" && p.stride === 1)!;
-    expect(s1.slowdown).toBeCloseTo(1, 1);
-    // one point per (word, stride)
-    const keys = pts.map((p) => `${p.word}/${p.stride}`);
-    expect(new Set(keys).size).toBe(keys.length);
   });
 
   it("ladder: matmul in GFLOP/s with cuBLAS marked vendor, bandwidth in GB/s", () => {

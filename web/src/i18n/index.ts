@@ -80,6 +80,11 @@ export function onLanguageChange(f: () => void): void {
   listeners.push(f);
 }
 
+/** Whether the catalogs have `key` (the current language or English). */
+export function has(key: string): boolean {
+  return key in (catalogs[current] ?? {}) || key in (catalogs.en ?? {});
+}
+
 /** The message `key` in the current language, {name} placeholders filled from vars. */
 export function t(key: string, vars: Record<string, string | number> = {}): string {
   const text = catalogs[current]?.[key] ?? catalogs.en?.[key] ?? key;

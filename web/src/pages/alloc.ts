@@ -5,7 +5,7 @@ import type { App } from "../app";
 import { clear, h } from "../dom";
 import { t } from "../i18n";
 import { measureBox } from "../measure";
-import { transfersChart } from "../plots/lessons";
+import { measuredPlot, measureRequest, runEvidence } from "./evidence";
 import type { RunRecord } from "../records";
 
 export const title = "alloc.title";
@@ -42,6 +42,10 @@ export function render(root: HTMLElement, app: App): void {
   const tabs = h("div", { class: "tabs", role: "tablist" });
   const body = h("div", { class: "tab-body" });
   const measured = h("div", { class: "chart" });
+  // The lesson that draws GB/s against the transfer size.
+  const query = { x: "size", y: "gbps", facet: "direction" };
+  const fromRun = h("div", {});
+  void runEvidence(app, query).then((box) => fromRun.append(box));
   function show(k: string): void {
     for (const b of tabs.querySelectorAll("button"))
       b.classList.toggle("active", b.dataset.k === k);
@@ -93,15 +97,14 @@ export function render(root: HTMLElement, app: App): void {
     tabs,
     body,
     h("p", { class: "explain" }, t("alloc.explain")),
+    fromRun,
     measureBox(
       app,
-      () => ({
-        experiments: ["transfers"],
-        axes: { size: [1 << 20, 1 << 26], direction: ["h2d"] },
-      }),
-      (records: RunRecord[]) => {
+      () => measureRequest(app, query, { size: [1 << 20, 1 << 26], direction: ["h2d"] }),
+      (records: RunRecord[], run) => {
         clear(measured);
-        measured.append(h("h3", {}, t("alloc.measured")), transfersChart(records));
+        measured.append(h("h3", {}, t("alloc.measured")));
+        void measuredPlot(app, query, records, run).then((el) => measured.append(el));
       },
     ),
     measured,

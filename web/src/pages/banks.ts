@@ -6,8 +6,8 @@ import { clear, field, figure, h, numberInput, select } from "../dom";
 import { num, t } from "../i18n";
 import { measureBox } from "../measure";
 import { ModelError } from "../models";
-import { bankSlowdown, type RunRecord } from "../records";
-import { slowdownChart } from "../plots/charts";
+import type { RunRecord } from "../records";
+import { measuredPlot, measureRequest, runEvidence } from "./evidence";
 import { timedRedraw } from "../timing";
 
 export const title = "banks.title";
@@ -272,12 +272,18 @@ export function render(root: HTMLElement, app: App): void {
       .catch((e) => (error.textContent = e instanceof ModelError ? e.message : String(e)));
   });
 
+  // The lesson that draws the slowdown against the stride: the run's measurement on the same
+  // axes as the model's degree curve above, and "measure on this GPU".
+  const query = { x: "stride", y: "slowdown" };
+  const fromRun = h("div", {});
+  void runEvidence(app, query).then((box) => fromRun.append(box));
   const measure = measureBox(
     app,
-    () => ({ experiments: ["bank_conflicts"], axes: { word: [s.elem_size === 8 ? 8 : 4] } }),
-    (records: RunRecord[]) => {
+    () => measureRequest(app, query, { word: [s.elem_size === 8 ? 8 : 4] }),
+    (records: RunRecord[], run) => {
       clear(measured);
-      measured.append(h("h3", {}, t("banks.measured")), slowdownChart(bankSlowdown(records)));
+      measured.append(h("h3", {}, t("banks.measured")));
+      void measuredPlot(app, query, records, run).then((el) => measured.append(el));
     },
   );
 
@@ -296,6 +302,7 @@ export function render(root: HTMLElement, app: App): void {
     h("p", { class: "explain" }, t("banks.explain")),
     h("h3", {}, t("banks.chart.title")),
     chart,
+    fromRun,
     measure,
     measured,
   );

@@ -6,8 +6,8 @@ import { clear, field, figure, h, numberInput, select } from "../dom";
 import { pct, t } from "../i18n";
 import { measureBox } from "../measure";
 import { ModelError, type ModelOutput } from "../models";
-import { bandwidthCurve, type RunRecord } from "../records";
-import { curveChart } from "../plots/charts";
+import type { RunRecord } from "../records";
+import { measuredPlot, measureRequest, runEvidence } from "./evidence";
 import { timedRedraw } from "../timing";
 
 export const title = "coalescing.title";
@@ -260,23 +260,18 @@ export function render(root: HTMLElement, app: App): void {
     );
   });
 
+  // The lesson that draws GB/s against the stride: its stored run beside the sector efficiency,
+  // and "measure on this GPU" at the chosen element size.
+  const query = { x: "stride", y: "gbps" };
+  const fromRun = h("div", {});
+  void runEvidence(app, query).then((box) => fromRun.append(box));
   const measure = measureBox(
     app,
-    () => ({
-      experiments: ["coalescing"],
-      variants: ["strided_read"],
-      axes: { elem: [s.elem_size], stride: [1, 2, 4, 8, 16, 32] },
-    }),
-    (records: RunRecord[]) => {
+    () => measureRequest(app, query, { elem: [s.elem_size], stride: [1, 2, 4, 8, 16, 32] }),
+    (records: RunRecord[], run) => {
       clear(measured);
-      measured.append(
-        h("h3", {}, t("coalescing.measured")),
-        curveChart(bandwidthCurve(records, "stride", "elem", "strided_read"), {
-          x: t("coalescing.chart.stride"),
-          y: "GB/s",
-          logX: true,
-        }),
-      );
+      measured.append(h("h3", {}, t("coalescing.measured")));
+      void measuredPlot(app, query, records, run).then((el) => measured.append(el));
     },
   );
 
@@ -295,6 +290,7 @@ export function render(root: HTMLElement, app: App): void {
     h("h3", {}, t("coalescing.chart.title", { e: s.elem_size })),
     chart,
     h("p", { class: "explain" }, t("coalescing.explain")),
+    fromRun,
     measure,
     measured,
   );

@@ -8,7 +8,7 @@ import { clear, h } from "../dom";
 import { lang, num, t } from "../i18n";
 import { renderMarkdown } from "../markdown";
 import { createEditor } from "../editor";
-import { ladderSection } from "../plots/lessons";
+import { ladderSection } from "../plots/ladder";
 import { checkView, YOURS, type CheckJson } from "../check";
 import { field, loc } from "./exercises";
 

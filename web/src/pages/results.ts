@@ -3,8 +3,15 @@
 import type { App } from "../app";
 import { clear, h, select } from "../dom";
 import { t } from "../i18n";
-import { lessonPlots } from "../plots/lessons";
-import { experiments, failures, groupFailures, type RunJson } from "../records";
+import { lessonPlots } from "../plots/render";
+import {
+  expectedFailures,
+  experiments,
+  failures,
+  groupFailures,
+  skipGroups,
+  type RunJson,
+} from "../records";
 
 export const title = "results.title";
 
@@ -50,25 +57,62 @@ export function contextTable(run: RunJson): HTMLElement {
   );
 }
 
-export function failureList(run: RunJson): HTMLElement {
-  const list = groupFailures(failures(run));
-  if (!list.length) return h("p", { class: "ok" }, t("results.no_failures"));
-  return h(
-    "ul",
-    { class: "failures", "data-testid": "failures" },
-    list.map((f) =>
+/**
+ * What the run's records say beyond their numbers: failed checks (red, the only failures),
+ * expected failures as the lesson's teaching point, skips collapsed per reason with their count,
+ * warnings once per lesson.
+ */
+export function statusList(run: RunJson, experiment?: string): HTMLElement {
+  const records = experiment ? run.records.filter((r) => r.experiment === experiment) : run.records;
+  const sub: RunJson = { ...run, records };
+  const list = groupFailures(failures(sub));
+  const failed = list.filter((f) => f.kind === "failed");
+  const notes = list.filter((f) => f.kind === "note");
+  const expected = expectedFailures(records);
+  const skips = skipGroups(records);
+  const box = h("div", { class: "status-list", "data-testid": "status" });
+  if (!failed.length)
+    box.append(h("p", { class: "ok", "data-testid": "no-failures" }, t("results.no_failed")));
+  const items: HTMLElement[] = [
+    ...failed.map((f) =>
       h(
         "li",
-        { class: f.kind },
-        h("strong", {}, t(`results.kind.${f.kind}`)),
-        " ",
-        f.kind === "note" ? f.record.split("/")[0]! : f.record,
-        ": ",
-        f.text,
+        { class: "failed" },
+        h("strong", {}, t("results.kind.failed")),
+        ` ${f.record}: ${f.text}`,
+      ),
+    ),
+    ...expected.map((e) =>
+      h(
+        "li",
+        { class: "expected", "data-testid": "expected-failure" },
+        h("strong", {}, t("results.kind.expected_failure")),
+        ` ${e.experiment}/${e.variant}: `,
+        h("em", {}, e.lesson || e.variant),
+        e.observed ? ` (${t("results.caught", { detail: e.detail.split(";")[0] ?? "" })})` : "",
+      ),
+    ),
+    ...skips.map((g) =>
+      h(
+        "li",
+        { class: "skipped", "data-testid": "skip-group" },
+        h("strong", {}, t("results.skipped_n", { n: g.count })),
+        experiment ? " " : ` ${g.experiment} `,
+        `(${g.variants.join(", ")}): ${g.reason}`,
+      ),
+    ),
+    ...notes.map((f) =>
+      h(
+        "li",
+        { class: "note" },
+        h("strong", {}, t("results.kind.note")),
+        ` ${f.record.split("/")[0]!}: ${f.text}`,
         f.count > 1 ? ` (${t("results.times", { n: f.count })})` : "",
       ),
     ),
-  );
+  ];
+  if (items.length) box.append(h("ul", { class: "failures", "data-testid": "failures" }, items));
+  return box;
 }
 
 export async function render(root: HTMLElement, app: App, arg: string): Promise<void> {
@@ -111,7 +155,7 @@ export async function render(root: HTMLElement, app: App, arg: string): Promise<
     h("h2", {}, t("results.context")),
     contextTable(run),
     h("h2", {}, t("results.failures")),
-    failureList(run),
+    statusList(run),
     h("h2", {}, t("results.lessons")),
     toc,
   );
@@ -124,7 +168,7 @@ export async function render(root: HTMLElement, app: App, arg: string): Promise<
       h("h2", {}, h("a", { href: `#/lesson/${name}` }, name)),
     );
     body.append(sec);
-    sec.append(await lessonPlots(app, run, name));
+    sec.append(await lessonPlots(app, run, name, await app.lesson(run, name)));
   }
   clear(toc);
   toc.append(...names.map((n) => h("a", { href: `#/lesson/${n}` }, n)));

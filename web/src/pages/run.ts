@@ -5,7 +5,7 @@ import { apiGet, ApiError } from "../api";
 import { clear, h } from "../dom";
 import { t } from "../i18n";
 import { cancelRun, follow, startRun, type JobStatus, type RunRequest } from "../measure";
-import { lessonPlots } from "../plots/lessons";
+import { lessonPlots } from "../plots/render";
 import type { RunJson } from "../records";
 
 export const title = "run.title";
@@ -156,7 +156,10 @@ export async function render(root: HTMLElement, app: App): Promise<(() => void) 
       if (end.state === "done" && end.run) {
         const run = end.run as RunJson;
         for (const name of new Set(run.records.map((r) => r.experiment)))
-          out.append(h("h2", {}, name), await lessonPlots(app, run, name));
+          out.append(
+            h("h2", {}, name),
+            await lessonPlots(app, run, name, await app.lesson(run, name)),
+          );
       }
     } catch (e) {
       status.className = "run-status error";

@@ -7,7 +7,8 @@ import { fixed, num, t } from "../i18n";
 import { measureBox } from "../measure";
 import { ModelError } from "../models";
 import { ganttChart } from "../plots/charts";
-import { measuredGantt, type GanttBar, type RunRecord } from "../records";
+import type { GanttBar, RunRecord } from "../records";
+import { measuredPlot, measureRequest, runEvidence } from "./evidence";
 import { timedRedraw } from "../timing";
 
 export const title = "streams.title";
@@ -55,6 +56,10 @@ export function render(root: HTMLElement, app: App): void {
   const figs = h("div", { class: "figs", "data-testid": "figures" });
   const chart = h("div", { class: "chart", "data-testid": "gantt" });
   const measured = h("div", { class: "chart" });
+  // The lesson whose records draw a Gantt chart: its measured pipeline beside this model's.
+  const query = { kind: "gantt" as const, model: true };
+  const fromRun = h("div", {});
+  void runEvidence(app, query).then((box) => fromRun.append(box));
   const error = h("p", { class: "error", role: "alert" });
   const set =
     <K extends keyof typeof s>(k: K) =>
@@ -105,7 +110,16 @@ export function render(root: HTMLElement, app: App): void {
       ),
       field(
         t("streams.streams"),
-        numberInput(s.streams, 1, 16, set("streams"), { "data-testid": "streams" }),
+        numberInput(
+          s.streams,
+          1,
+          16,
+          (v) => {
+            s.streams = v;
+            void update();
+          },
+          { "data-testid": "stream-count" },
+        ),
       ),
       field(
         t("streams.copy_engines"),
@@ -179,24 +193,17 @@ cudaDeviceSynchronize();           // ${t("streams.code.wait")}`,
       " ",
       t("streams.default_stream.text"),
     ),
+    fromRun,
     measureBox(
       app,
-      () => ({
-        experiments: ["streams"],
-        variants: [
-          "serial",
-          s.order === "breadth" ? "breadth_first" : s.order === "rounds" ? "rounds" : "depth_first",
-        ],
-        axes: { segments: [Math.max(2, s.segments)], streams: [s.streams] },
-      }),
-      (records: RunRecord[]) => {
+      () =>
+        measureRequest(app, query, {
+          segments: [Math.max(2, s.segments)],
+          streams: [s.streams],
+        }),
+      (records: RunRecord[], run) => {
         clear(measured);
-        const rec = records.find((r) => r.variant !== "serial" && r.extra?.intervals) ?? records[0];
-        if (!rec) return;
-        measured.append(
-          h("h3", {}, t("streams.measured", { variant: rec.variant })),
-          ganttChart(measuredGantt(rec), { x: "ms" }),
-        );
+        void measuredPlot(app, query, records, run).then((el) => measured.append(el));
       },
     ),
     measured,

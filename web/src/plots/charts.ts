@@ -1,8 +1,8 @@
 // Observable Plot charts shared by the explainers, the lesson pages and the results.
 import * as Plot from "@observablehq/plot";
 import { h } from "../dom";
-import { t } from "../i18n";
-import type { CurvePoint, GanttBar, LadderBar, SlowdownPoint } from "../records";
+import { has, t } from "../i18n";
+import type { GanttBar, LadderBar } from "../records";
 
 const WIDTH = 680;
 
@@ -12,36 +12,6 @@ function width(): number {
 
 function empty(): HTMLElement {
   return h("p", { class: "muted" }, t("plot.empty"));
-}
-
-/** Measured lines (solid, dots) and the model's prediction (dashed), one colour per series. */
-export function curveChart(
-  pts: CurvePoint[],
-  o: { x: string; y: string; logX?: boolean; logY?: boolean },
-): HTMLElement {
-  if (!pts.length) return empty();
-  const measured = pts.filter((p) => p.kind === "measured");
-  const model = pts.filter((p) => p.kind === "model");
-  return Plot.plot({
-    width: width(),
-    height: 280,
-    marginLeft: 56,
-    x: { type: o.logX ? "log" : "linear", base: 2, label: o.x, grid: true },
-    y: { type: o.logY ? "log" : "linear", label: o.y, grid: true, zero: !o.logY },
-    color: { legend: true },
-    marks: [
-      Plot.line(measured, { x: "x", y: "y", stroke: "series", strokeWidth: 2 }),
-      Plot.dot(measured, { x: "x", y: "y", stroke: "series", fill: "series", r: 3, tip: true }),
-      Plot.line(model, {
-        x: "x",
-        y: "y",
-        stroke: "series",
-        strokeDasharray: "5 4",
-        strokeOpacity: 0.8,
-      }),
-    ],
-    caption: t("plot.model_dashed"),
-  }) as HTMLElement;
 }
 
 export interface Reference {
@@ -113,7 +83,11 @@ export function ganttChart(bars: GanttBar[], o: { x: string; lanes?: string[] })
     height: 40 + 38 * lanes.length,
     marginLeft: 110,
     x: { label: o.x, grid: true },
-    y: { label: null, domain: lanes, tickFormat: (l: string) => t(`gantt.lane.${l}`) },
+    y: {
+      label: null,
+      domain: lanes,
+      tickFormat: (l: string) => (has(`gantt.lane.${l}`) ? t(`gantt.lane.${l}`) : l),
+    },
     color: { type: "categorical", scheme: "tableau10" },
     marks: [
       Plot.barX(bars, {
@@ -134,41 +108,6 @@ export function ganttChart(bars: GanttBar[], o: { x: string; lanes?: string[] })
         fontSize: 10,
       }),
     ],
-  }) as HTMLElement;
-}
-
-/** Bank conflicts: measured slowdown against stride, the model's degree as a dashed line. */
-export function slowdownChart(pts: SlowdownPoint[]): HTMLElement {
-  if (!pts.length) return empty();
-  const model = pts.filter((p) => p.model_degree !== null);
-  return Plot.plot({
-    width: width(),
-    height: 300,
-    marginLeft: 50,
-    x: { type: "log", base: 2, label: t("plot.stride"), grid: true },
-    y: { type: "log", base: 2, label: t("plot.slowdown"), grid: true },
-    color: { legend: true },
-    marks: [
-      Plot.line(pts, {
-        x: "stride",
-        y: "slowdown",
-        stroke: (p: SlowdownPoint) => `${p.word}-byte`,
-        strokeWidth: 2,
-      }),
-      Plot.dot(pts, {
-        x: "stride",
-        y: "slowdown",
-        stroke: (p: SlowdownPoint) => `${p.word}-byte`,
-        tip: true,
-      }),
-      Plot.line(model, {
-        x: "stride",
-        y: "model_degree",
-        stroke: (p: SlowdownPoint) => `${p.word}-byte`,
-        strokeDasharray: "5 4",
-      }),
-    ],
-    caption: t("plot.banks_caption"),
   }) as HTMLElement;
 }
 
@@ -202,28 +141,6 @@ export function rooflineChart(
         textAnchor: "start",
         fontSize: 10,
       }),
-    ],
-  }) as HTMLElement;
-}
-
-/** Grouped bars: GB/s per group (e.g. distribution) and variant; the vendor variant greyed. */
-export function groupedBars(
-  rows: { group: string; variant: string; value: number; vendor: boolean }[],
-  o: { y: string },
-): HTMLElement {
-  if (!rows.length) return empty();
-  return Plot.plot({
-    width: width(),
-    height: 300,
-    marginLeft: 56,
-    marginBottom: 40,
-    fx: { label: null },
-    x: { axis: null },
-    y: { label: o.y, grid: true },
-    color: { legend: true, type: "categorical" },
-    marks: [
-      Plot.barY(rows, { fx: "group", x: "variant", y: "value", fill: "variant", tip: true }),
-      Plot.ruleY([0]),
     ],
   }) as HTMLElement;
 }
