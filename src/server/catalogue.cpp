@@ -10,13 +10,17 @@ namespace memlab::server {
 using nlohmann::json;
 
 std::optional<json> lesson_content(const std::string& name) {
+  // A lesson registered in another lesson's folder (Experiment::home) shows that folder's doc and
+  // kernels.
+  const bench::Experiment* e = bench::find_experiment(name);
+  const std::string home = e != nullptr ? e->home_or_name() : name;
   json sources = json::array();
   for (const char* file : {"kernels.cuh", "kernels.cu"}) {
-    if (auto text = embedded::find(fmt::format("lessons/{}/{}", name, file))) {
+    if (auto text = embedded::find(fmt::format("lessons/{}/{}", home, file))) {
       sources.push_back({{"file", file}, {"text", std::string(*text)}});
     }
   }
-  const auto doc = embedded::find(fmt::format("docs/{}.md", name));
+  const auto doc = embedded::find(fmt::format("docs/{}.md", home));
   if (!doc && sources.empty()) return std::nullopt;
   return json{
       {"name", name}, {"doc", doc ? json(std::string(*doc)) : json(nullptr)}, {"sources", sources}};

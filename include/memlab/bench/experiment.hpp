@@ -177,6 +177,10 @@ struct Experiment {
   std::string baseline;
   std::vector<std::string> vendor;  // variants that are a vendor's line (cuBLAS, cudaMemcpy)
   bool in_default_suite = true;
+  // The lesson's folder under src/experiments/ and its page docs/<home>.md, where it is registered
+  // in another lesson's folder (misalignment in coalescing/); empty: its own name.
+  std::string home;
+  const std::string& home_or_name() const { return home.empty() ? name : home; }
   bool flush_l2 = true;  // false for experiments that never touch DRAM in the timed region
   ParamFn bytes;
   ParamFn flops;
@@ -268,6 +272,11 @@ class ExperimentBuilder {
   }
   ExperimentBuilder& flush_l2(bool on) {
     e_.flush_l2 = on;
+    return *this;
+  }
+  // The lesson lives in another lesson's folder and page (see Experiment::home).
+  ExperimentBuilder& home(std::string folder) {
+    e_.home = std::move(folder);
     return *this;
   }
   ExperimentBuilder& default_suite(bool on) {

@@ -192,6 +192,7 @@ bench::Experiment make_coalescing() {
 bench::Experiment make_misalignment() {
   bench::ExperimentBuilder<State> b(
       "misalignment", "Stride-1 access shifted by 0..32 elements from 128-byte alignment");
+  b.home("coalescing");
   b.bytes_convention("read: n*elem; copy: 2*n*elem")
       .int_axis("elem", {"1", "4", "16"}, {"4"}, 1, 16, "element size in bytes: 1, 2, 4, 8 or 16")
       .int_axis("stride", {"1"}, {}, 1, 1 << 20, "elements between neighbouring lanes")

@@ -325,12 +325,13 @@ bench::Experiment make() {
     const Variant id = v.id;
     b.variant(v.name, v.description,
               [id](State& st, const Params&, cudaStream_t s) { run(st, id, s); })
-        .needs_device(runnable,
-                 fmt::format("{} (this process's, or one per mpirun rank) and NCCL "
-                             "(libnccl.so.2 on LD_LIBRARY_PATH or the system paths, a Python "
-                             "wheel's nvidia/nccl/lib, or MEMLAB_NCCL_LIBRARY); with --devices "
-                             "only the first worker runs it",
-                             kNeedsTwoGpus))
+        .needs_device(
+            runnable,
+            fmt::format("{} (this process's, or one per mpirun rank) and NCCL "
+                        "(libnccl.so.2 on LD_LIBRARY_PATH or the system paths, a Python "
+                        "wheel's nvidia/nccl/lib, or MEMLAB_NCCL_LIBRARY); with --devices "
+                        "only the first worker runs it",
+                        kNeedsTwoGpus))
         .predict([id](const Params& p) -> std::optional<bench::Prediction> {
           const double link = ring_link_gbps();
           const int n = ranks();

@@ -123,6 +123,7 @@ std::optional<bench::Prediction> predict(Variant v, const Params& p) {
 bench::Experiment make() {
   bench::ExperimentBuilder<State> b(
       "graphs_pipeline", "The H2D/kernel/D2H pipeline in 4 streams: stream calls vs one graph");
+  b.home("graphs");
   b.bytes_convention("n floats host->device and n floats device->host (PCIe bytes)")
       .int_axis("n", {"4194304"}, {"1048576"}, 1, std::int64_t{1} << 30, "floats in the array")
       .int_axis("chunks", {"4", "64", "256"}, {"64"}, 1, 4096,

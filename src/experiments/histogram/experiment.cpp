@@ -168,6 +168,7 @@ std::optional<bench::Prediction> stream_once(const Params& p, const char* limit)
 bench::Experiment make_text() {
   bench::ExperimentBuilder<ByteState> b(
       "text_histogram", "The seeds' letter histogram (a-z in 7 bins of 4): atomics, privatization");
+  b.home("histogram");
   b.bytes_convention("input bytes, each read once (the 7 counters are negligible)");
   common_byte_axes(b);
   b.setup([](const Params& p, std::uint64_t seed) {
@@ -244,6 +245,7 @@ struct FloatState {
 bench::Experiment make_float() {
   bench::ExperimentBuilder<FloatState> b(
       "histogram_float", "N-bin histogram of floats in [0, 0.75): shared copy or global fallback");
+  b.home("histogram");
   b.bytes_convention("input floats x 4 bytes, each read once (bins written: negligible)")
       .int_axis("bins", {"256", "16384", "1048576"}, {"256", "1048576"}, 1, 1 << 24,
                 "bins over [0, 0.75); up to 57344 fit in shared memory")
@@ -316,6 +318,7 @@ struct AtomicState {
 bench::Experiment make_atomics() {
   bench::ExperimentBuilder<AtomicState> b(
       "atomics", "One result from a large array: atomics on one address vs privatized reduction");
+  b.home("histogram");
   b.bytes_convention("input words x 4 bytes, each read once")
       .choice_axis("op", {"minmax", "fmax"}, {"minmax", "fmax"}, {"minmax", "fmax"},
                    "minmax: atomicMin + atomicMax on int32; fmax: float max via atomicCAS")

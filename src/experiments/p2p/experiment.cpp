@@ -234,18 +234,18 @@ bench::Experiment make() {
       case Variant::CopyEngine:
       case Variant::SmCopy:
         b.needs_device([](const Params& p) { return leader() && peer_pair(p); },
-                  fmt::format("{}: src, dst two different ones with peer access (memlab info "
-                              "shows the links; on one GPU every pair is skipped); with "
-                              "--devices or mpirun only the first worker of a host runs it",
-                              kNeedsTwoGpus))
+                       fmt::format("{}: src, dst two different ones with peer access (memlab info "
+                                   "shows the links; on one GPU every pair is skipped); with "
+                                   "--devices or mpirun only the first worker of a host runs it",
+                                   kNeedsTwoGpus))
             .predict(predict);
         break;
       case Variant::HostStaged:
         b.needs_device([](const Params& p) { return leader() && pair_exists(p); },
-                  fmt::format("{}: src, dst two different ones (on one GPU every pair is "
-                              "skipped); with --devices or mpirun only the first worker of a "
-                              "host runs it",
-                              kNeedsTwoGpus));
+                       fmt::format("{}: src, dst two different ones (on one GPU every pair is "
+                                   "skipped); with --devices or mpirun only the first worker of a "
+                                   "host runs it",
+                                   kNeedsTwoGpus));
         break;
     }
     b.inspect([](State&, const Params& p, bench::Extras& x) {

@@ -372,6 +372,7 @@ bench::Experiment make_default_stream() {
   bench::ExperimentBuilder<DefaultState> b(
       "default_stream",
       "A kernel in the legacy default stream serialises two streams; per-thread does not");
+  b.home("streams");
   b.bytes_convention("a, b read and c written once: 12 B per element, 3 x 4096 elements")
       .int_axis("work", {"131072"}, {"131072"}, 0, std::int64_t{1} << 24,
                 "FMAs per element (131072: each kernel ~0.3 ms on 16 SMs)")
