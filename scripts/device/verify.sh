@@ -39,7 +39,7 @@ BUILD=$(cd "$BUILD" && pwd)
 ML=$BUILD/memlab
 GT=$BUILD/memlab_gpu_tests
 [ -d "$BUILD/lib" ] && export LD_LIBRARY_PATH="$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export MEMLAB_EXERCISE_WORKER="$ML" PYTHONUNBUFFERED=1
+export MEMLAB_EXERCISE_WORKER="$ML" MEMLAB_BIN="$ML" PYTHONUNBUFFERED=1
 WORK=$(mktemp -d)
 T0=$SECONDS
 declare -A LIMIT=([tests]=240 [suite]=420 [quick]=150 [practice]=120 [claims]=120 [ncu]=240

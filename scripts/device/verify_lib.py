@@ -110,7 +110,10 @@ def sanitize_merge(d, out):
     for log in sorted(glob.glob(os.path.join(d, "*.log"))):
         base = log[:-len(".log")]
         body = text(log)
-        m = re.findall(r"ERROR SUMMARY: (\d+) error", body)
+        # memcheck: "ERROR SUMMARY: N errors"; racecheck: "RACECHECK SUMMARY: N hazards displayed
+        # (E errors, W warnings)".
+        m = re.findall(r"ERROR SUMMARY: (\d+) error", body) or re.findall(
+            r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) errors?", body)
         n = int(m[-1]) if m else None
         rc_text = text(base + ".rc").strip()
         rc = int(rc_text) if rc_text.lstrip("-").isdigit() else None

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -22,11 +23,17 @@ struct RunResult {
   nlohmann::json json;
 };
 
+// The memlab binary: MEMLAB_BIN where the build path differs (the device machine's staged copy).
+std::string memlab_binary() {
+  const char* env = std::getenv("MEMLAB_BIN");
+  return env != nullptr && *env != 0 ? env : MEMLAB_BINARY;
+}
+
 RunResult run(const std::string& args, const std::string& name) {
   const std::filesystem::path file = std::filesystem::temp_directory_path() / name;
   std::filesystem::remove(file);
   const std::string cmd =
-      std::string(MEMLAB_BINARY) + " run " + args + " --tables --json " + file.string() + " 2>&1";
+      memlab_binary() + " run " + args + " --tables --json " + file.string() + " 2>&1";
   RunResult r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;

@@ -36,8 +36,11 @@ TEST(UnifiedMemory, NoVariantBeatsTheLinkAndTheSplitAddsUp) {
     const double kernel = figure(r, lessons::unified_memory::kKernelFigure);
     ASSERT_GE(transfer, 0.0) << r.variant;
     ASSERT_GT(kernel, 0.0) << r.variant;
-    // The split is the last sample's; faults vary by ~12% from sample to sample.
-    EXPECT_NEAR(transfer + kernel, r.stats.median, 0.25 * r.stats.median) << r.variant;
+    // The split is the last sample's (faults vary from sample to sample; the H200 gave 13.2 ms
+    // beside a median of 10.1 ms for managed_readmostly): it lies within the samples' range, the
+    // events of the split inside the sample's own pair.
+    EXPECT_GE(transfer + kernel, 0.95 * r.stats.min) << r.variant;
+    EXPECT_LE(transfer + kernel, 1.05 * r.stats.max) << r.variant;
   }
   EXPECT_EQ(timed, 10);
   for (const std::string& bad : lessons::unified_memory::faster_than_the_link(report.records)) {

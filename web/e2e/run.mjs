@@ -489,7 +489,8 @@ await test("claims: every claim with its verdict, the explainers' claims, the re
     (await verdict("stride2_2way")) === "holds",
     `stride2_2way: ${await verdict("stride2_2way")}`,
   );
-  assert((await verdict("one_copy_engine")) === "fails", "one_copy_engine");
+  // The H200 has 3 copy engines: the one-engine claim is not testable there (issue 19 #4).
+  assert((await verdict("one_copy_engine")) === "untestable", "one_copy_engine");
   await p.screenshot({ path: join(shots, "claims-run-en.png"), fullPage: true });
   if (BIN) {
     // Each explainer lists its own claims under it (verdicts of the newest stored run).

@@ -219,8 +219,7 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
           .only_if([](const Params& p) { return p.n("width") % 4 == 0; },
                    "TMA tiles: separable=no, width a multiple of 4 (16-byte row strides)")
           .needs_device([](const Params&) { return hopper::sm90_or_no_device(); },
-                        hopper::kNeedsSm90)
-          .opt_in(hopper::kUnverified);
+                        hopper::kNeedsSm90);
       break;
   }
 }
