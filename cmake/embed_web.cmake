@@ -1,5 +1,5 @@
 # Turns files (the web bundle, docs, kernels) into a C++ source of byte arrays, run at build time
-# by the memlab_server target:
+# by the memlab_web_content target:
 #   cmake -DOUTPUT=embedded_files.cpp -DWEB_DIR=... -DWASM_DIR=... -DDOCS_DIR=... -DLESSONS_DIR=...
 #         -P embed_web.cmake
 # Each file becomes {"<prefix>/<relative path>", bytes, size} in memlab::server::embedded::kFiles:

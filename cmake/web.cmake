@@ -1,11 +1,15 @@
-# The web lab (issue 11): `memlab serve` and `memlab report`, in the memlab_server library.
-# MEMLAB_WEB=ON (default) needs node/npm (the bundle in web/); OFF builds the CLI
-# without them (serve and report then exit 2 saying so).
-option(MEMLAB_WEB "Build the web lab: memlab serve and memlab report (needs node and npm; cpp-httplib is vendored)" ON)
+# The web lab (issue 11): `memlab serve` and `memlab report`, in two libraries:
+#   memlab_web_content  the embedded bundle, `memlab report` and `memlab run --report`; no HTTP
+#                       library, linked by `memlab` (which starts where only the NVIDIA driver is)
+#   memlab_server       the HTTP server over Debian's shared cpp-httplib, linked by the
+#                       memlab-serve executable (CMakeLists.txt), which `memlab serve` runs
+# MEMLAB_WEB=ON (default) needs node/npm (the bundle in web/) and cpp-httplib; OFF builds the CLI
+# without them (serve and report then exit 2 saying so) and no memlab-serve.
+option(MEMLAB_WEB "Build the web lab: memlab serve and memlab report (needs node, npm, cpp-httplib)" ON)
 
 if(NOT MEMLAB_WEB)
-  add_library(memlab_server STATIC src/server/commands_off.cpp)
-  target_link_libraries(memlab_server PUBLIC memlab_core CLI11::CLI11 PRIVATE memlab_warnings)
+  add_library(memlab_web_content STATIC src/server/commands_off.cpp)
+  target_link_libraries(memlab_web_content PUBLIC memlab_core CLI11::CLI11 PRIVATE memlab_warnings)
   return()
 endif()
 
@@ -17,12 +21,15 @@ if(NOT MEMLAB_NODE OR NOT MEMLAB_NPM)
     "Install them (scripts/setup.sh does: Debian packages nodejs and npm), or configure with "
     "-DMEMLAB_WEB=OFF to build the command line without `memlab serve` and `memlab report`.")
 endif()
-# cpp-httplib, header-only (third_party/cpp-httplib/httplib.h, v0.11.4): compiled in without
-# OpenSSL, zlib or brotli, so `memlab` links no HTTP library (Debian's libcpp-httplib is a shared
-# library built with all three).
-add_library(memlab_httplib INTERFACE)
-target_include_directories(memlab_httplib SYSTEM INTERFACE ${CMAKE_SOURCE_DIR}/third_party/cpp-httplib)
-target_link_libraries(memlab_httplib INTERFACE Threads::Threads)
+# Debian's libcpp-httplib (a shared library, which pulls in brotli and OpenSSL): memlab_server
+# and memlab-serve only, never `memlab`.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(MEMLAB_HTTPLIB IMPORTED_TARGET cpp-httplib)
+if(NOT MEMLAB_HTTPLIB_FOUND)
+  message(FATAL_ERROR
+    "MEMLAB_WEB=ON: cpp-httplib was not found (Debian package libcpp-httplib-dev; "
+    "scripts/setup.sh installs it), or configure with -DMEMLAB_WEB=OFF.")
+endif()
 
 # The bundle: `npm ci` when package-lock.json changes, `npm run build` when a web source does.
 # web/ belongs to the front end; until it has a package.json a placeholder page is embedded.
@@ -75,20 +82,25 @@ add_custom_command(
           ${memlab_embedded_docs} ${memlab_embedded_kernels}
   COMMENT "web: embedding the bundle, the wasm models, docs and kernels" VERBATIM)
 
-add_library(memlab_server STATIC
-  src/server/api.cpp
+# No HTTP here: `memlab` links it (report, run --report).
+add_library(memlab_web_content STATIC
   src/server/catalogue.cpp
   src/server/commands.cpp
   src/server/embedded.cpp
+  src/server/report_html.cpp
+  ${memlab_embedded_cpp})
+target_include_directories(memlab_web_content PUBLIC src/server)
+target_link_libraries(memlab_web_content PUBLIC memlab_cuda CLI11::CLI11 PRIVATE memlab_warnings)
+add_dependencies(memlab_web_content memlab_version)
+
+add_library(memlab_server STATIC
+  src/server/api.cpp
   src/server/jobs.cpp
   src/server/model_backend.cpp
-  src/server/report_html.cpp
   src/server/results.cpp
   src/server/runs.cpp
   src/server/security.cpp
-  src/server/server.cpp
-  ${memlab_embedded_cpp})
-target_include_directories(memlab_server PUBLIC src/server)
-target_link_libraries(memlab_server PUBLIC memlab_cuda CLI11::CLI11 memlab_httplib
-                      PRIVATE memlab_warnings)
+  src/server/server.cpp)
+target_link_libraries(memlab_server PUBLIC memlab_web_content memlab_exercise
+                      PkgConfig::MEMLAB_HTTPLIB Threads::Threads PRIVATE memlab_warnings)
 add_dependencies(memlab_server memlab_version)

@@ -6,7 +6,7 @@
 #            exists, branch arch-model)
 #   server   memlab serve's request handling (src/server: guards, token, every /api route's query
 #            and body) over a loopback socket; GPU, runs and the exercise worker stubbed
-#            (tests/fuzz/fuzz_server_stubs.cpp); needs the CUDA headers (cpp-httplib: third_party/)
+#            (tests/fuzz/fuzz_server_stubs.cpp); needs libcpp-httplib-dev and the CUDA headers
 # Each target runs SECONDS (default 150: 10 minutes for four) from the committed corpus
 # tests/fuzz/corpus/<target>/; new inputs go to build-fuzz/corpus-<target>/. A crash leaves
 # build-fuzz/crash-* and makes the script exit 1. `--merge` folds the new inputs into the committed
@@ -48,8 +48,8 @@ sources_server=(tests/fuzz/fuzz_server_stubs.cpp src/server/api.cpp src/server/s
                 "${sources_model[@]}")
 # The server's sources see CUDA's runtime header through experiment.hpp (types only: nothing is
 # called) and its own folder; the version header is written here (no CMake build needed).
-flags_server=(-Isrc/server -isystem third_party/cpp-httplib -I"$cuda_include" -Ibuild-fuzz/generated -Wno-unused-parameter)
-libs_server=(-lpthread)
+flags_server=(-Isrc/server -I"$cuda_include" -Ibuild-fuzz/generated -Wno-unused-parameter)
+libs_server=(-lcpp-httplib -lpthread)
 
 status=0
 for t in "${targets[@]}"; do

@@ -9,7 +9,7 @@ preset="${1:-default}"
 
 # emscripten: the WebAssembly models (wasm/; -DMEMLAB_WASM=OFF builds without them).
 packages=(cmake ninja-build g++ pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
-  emscripten)
+  libcpp-httplib-dev emscripten)
 # OpenMPI: `mpirun -np N memlab run` (MEMLAB_MPI, found by CMake when present) and the host test
 # that runs the gather under mpirun -np 2.
 packages+=(libopenmpi-dev openmpi-bin)

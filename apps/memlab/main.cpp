@@ -16,6 +16,11 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "exercise-worker") {
     return memlab::exercise::worker_main(argc, argv);
   }
+  // `memlab serve`: the plain binary links no HTTP library and runs memlab-serve beside it (this
+  // same main, linked with the server); memlab-serve parses it here.
+  if (argc >= 2 && std::string(argv[1]) == "serve") {
+    if (const int code = memlab::cli::serve_elsewhere(argc, argv); code >= 0) return code;
+  }
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
 

@@ -38,7 +38,6 @@ mkdir -p "$OUT"
 BUILD=$(cd "$BUILD" && pwd)
 ML=$BUILD/memlab
 GT=$BUILD/memlab_gpu_tests
-[ -d "$BUILD/lib" ] && export LD_LIBRARY_PATH="$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export MEMLAB_EXERCISE_WORKER="$ML" MEMLAB_BIN="$ML" PYTHONUNBUFFERED=1
 WORK=$(mktemp -d)
 T0=$SECONDS
@@ -239,7 +238,10 @@ part_sanitize() {
 part_serve() {
   local rc=0 t=$SECONDS token=verify-device-token-0123456789 port=${SERVE_PORT:-18080} pid
   mkdir -p "$DIR/results"
-  "$ML" serve --port "$port" --token "$token" --results "$DIR/results" >"$DIR/serve.log" 2>&1 &
+  # `memlab serve` runs memlab-serve beside memlab, which links cpp-httplib and brotli: staged
+  # in $BUILD/lib (stage.sh) for it alone; memlab itself needs only the C and C++ runtimes.
+  LD_LIBRARY_PATH="$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    "$ML" serve --port "$port" --token "$token" --results "$DIR/results" >"$DIR/serve.log" 2>&1 &
   pid=$!
   step probe "${LIMIT[serve]}" python3 "$LIB_PY" serve-probe "$port" "$token" \
     "$BUILD/exercises/smem_reverse_static/solution.cu" "$DIR/probe.json" || rc=$?

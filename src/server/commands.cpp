@@ -1,6 +1,7 @@
-// `memlab serve` and `memlab report`: argument parsing and printing only.
+// `memlab report` (and `memlab run --report`): argument parsing and printing only. No HTTP: this
+// file is in memlab_web_content, which the plain `memlab` binary links; `memlab serve` is
+// serve_command.cpp (memlab-serve) or serve_exec.cpp (memlab, which runs memlab-serve).
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
@@ -12,29 +13,12 @@
 #include "memlab/common/error.hpp"
 #include "memlab/exercise/engine.hpp"
 #include "memlab/report/output_file.hpp"
-#include "memlab/server/server.hpp"
 #include "report_html.hpp"
 
 namespace memlab::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-int serve(server::ServerOptions o, bool results_given) {
-  if (!results_given && fs::is_directory("docs/results")) o.results_dir = "docs/results";
-  if (!o.results_dir.empty() && !fs::is_directory(o.results_dir)) {
-    throw UsageError(fmt::format("--results: '{}' is not a directory", o.results_dir));
-  }
-  server::Server s(o);
-  s.bind();
-  std::cout << "memlab serve: the web lab is at\n\n    " << s.url() << "\n\n"
-            << (o.results_dir.empty() ? std::string("no results folder (--results DIR)")
-                                      : "results from " + o.results_dir)
-            << "; Ctrl-C stops the server\n"
-            << std::flush;
-  s.listen();
-  return kExitOk;
-}
 
 std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -76,17 +60,7 @@ int report(const std::vector<std::string>& inputs, const std::string& output,
 }  // namespace
 
 void add_web_commands(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<server::ServerOptions>();
-  auto* serve_cmd = app.add_subcommand(
-      "serve", "The web lab in the browser: explainers, lessons, results, runs (loopback only)");
-  serve_cmd->add_option("--host", o->host, "Address to listen on; not loopback needs --token")
-      ->capture_default_str();
-  serve_cmd->add_option("--port", o->port, "Port (0: any free port)")->capture_default_str();
-  auto* results = serve_cmd->add_option(
-      "--results", o->results_dir, "Folder of run JSON files (default: docs/results if present)");
-  serve_cmd->add_option("--token", o->token,
-                        "Token guarding runs and code (default: 32 random bytes, printed)");
-  serve_cmd->callback([o, results, &exit_code] { exit_code = serve(*o, results->count() > 0); });
+  add_serve_command(app, exit_code);
 
   auto inputs = std::make_shared<std::vector<std::string>>();
   auto output = std::make_shared<std::string>();

@@ -19,6 +19,10 @@ void add_web_commands(CLI::App& app, int& exit_code) {
   }
 }
 
+int serve_elsewhere(int /*argc*/, char** /*argv*/) {
+  return -1;
+}
+
 HtmlReportFn html_report_writer() {
   return {};
 }

@@ -1,8 +1,9 @@
 // Issue 19 #12: `memlab` starts where only the NVIDIA driver is installed. Its ELF NEEDED entries
-// name the C and C++ runtimes only (MPI, cuBLAS, CUPTI, NVML and NCCL are opened at run time,
-// cpp-httplib is compiled in), and a copy of the binary in an empty folder, started by the
-// loader with the cache off and only those runtimes on its path, lists the lessons and plans a
-// run (the cuBLAS variants skipped with their reason, an mpirun without MPI a usage error).
+// name the C and C++ runtimes only (MPI, cuBLAS, CUPTI, NVML and NCCL are opened at run time;
+// `memlab serve` runs memlab-serve beside it, which links Debian's cpp-httplib), and a copy of the
+// binary in an empty folder, started by the loader with the cache off and only those runtimes on
+// its path, lists the lessons and plans a run (the cuBLAS variants skipped with their reason, an
+// mpirun without MPI a usage error, serve without memlab-serve beside it a usage error).
 #include <elf.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -87,6 +88,24 @@ TEST(RuntimeDeps, NeededListsOnlyTheCAndCxxRuntimes) {
   }
 }
 
+#ifdef MEMLAB_SERVE_BINARY
+// The server is the sibling memlab-serve: `memlab serve` runs it with the same arguments, and it
+// is the one that links cpp-httplib.
+TEST(RuntimeDeps, ServeRunsMemlabServeBesideMemlab) {
+  const Outcome help = shell(std::string("'") + MEMLAB_BINARY + "' serve --help");
+  EXPECT_EQ(help.code, 0) << help.out;
+  EXPECT_NE(help.out.find("--port"), std::string::npos) << help.out;
+  const Outcome bad = shell(std::string("'") + MEMLAB_BINARY + "' serve --port 70000");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("--port"), std::string::npos) << bad.out;
+  const std::vector<std::string> needed = needed_libraries(MEMLAB_SERVE_BINARY);
+  EXPECT_TRUE(
+      std::any_of(needed.begin(), needed.end(),
+                  [](const std::string& lib) { return lib.rfind("libcpp-httplib", 0) == 0; }))
+      << MEMLAB_SERVE_BINARY << " does not link cpp-httplib";
+}
+#endif
+
 // A folder holding links to the runtimes only, and the binary copied into another one (once for
 // the suite).
 class Bare : public ::testing::Test {
@@ -146,8 +165,8 @@ TEST_F(Bare, PlansARunWithTheCublasVariantsSkipped) {
   ASSERT_EQ(r.code, 3) << r.out;
   EXPECT_NE(r.out.find("showing the plan only"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bandwidth"), std::string::npos) << r.out;
-  // Every cublas variant skipped with its reason, the others planned.
-  const std::regex skipped(R"(cublas +skipped: needs cuBLAS)");
+  // Every cublas variant with its reason (a run-time skip: needs_device), the others planned.
+  const std::regex skipped(R"(\bcublas +[^\n]*needs cuBLAS)");
   const auto n = std::distance(std::sregex_iterator(r.out.begin(), r.out.end(), skipped),
                                std::sregex_iterator());
   EXPECT_GE(n, 2) << r.out;
@@ -163,6 +182,26 @@ TEST_F(Bare, MpirunWithoutMpiIsAUsageError) {
   // one line; built without them, the same exit code for "built without MPI".
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("MPI"), std::string::npos) << r.out;
+}
+
+TEST_F(Bare, ServeWithoutMemlabServeBesideIsAUsageError) {
+  if (loader_.empty()) GTEST_SKIP() << "no known dynamic loader on this machine";
+#ifndef MEMLAB_SERVE_BINARY
+  GTEST_SKIP() << "built without the web lab (MEMLAB_WEB=OFF)";
+#endif
+  for (const char* args : {"serve --help", "serve --port 70000"}) {
+    const Outcome r = memlab(args);
+    EXPECT_EQ(r.code, 2) << args << ":\n" << r.out;
+    EXPECT_EQ(r.out.rfind("memlab serve: needs memlab-serve beside memlab (the web lab, "
+                          "cpp-httplib): ",
+                          0),
+              0u)
+        << args << ":\n"
+        << r.out;
+    // The sibling of the copy, not of the loader that started it.
+    EXPECT_NE(r.out.find("/bin/memlab-serve: No such file"), std::string::npos) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << ":\n" << r.out;
+  }
 }
 
 }  // namespace

@@ -13,6 +13,7 @@ tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/stage" "$tmp/out"
 ln -s "$build/memlab" "$tmp/stage/memlab"
+[ -e "$build/memlab-serve" ] && ln -s "$build/memlab-serve" "$tmp/stage/memlab-serve"
 ln -s "$build/tests/memlab_gpu_tests" "$tmp/stage/memlab_gpu_tests"
 ln -s "$src/exercises" "$tmp/stage/exercises"
 parts=(tests suite quick practice claims ncu sanitize hopper)
