@@ -138,7 +138,7 @@ TEST(CounterMerge, DerivedFiguresAndRatios) {
 // Issue 19 #7: 16 MiB in, a 32 MiB working set in a 60 MiB L2 read 0.51x the model's DRAM bytes;
 // such a record is judged in the L2 view (sectors), says so, and carries no DRAM ratio.
 TEST(CounterMerge, ViewFollowsTheWorkingSetAgainstTheL2) {
-  const std::vector<double> v = {8.5e6, 0.1e6, 4e6, 1e6};
+  const std::vector<double> v = {8.5e6, 0.1e6, 4e6, 1e6, 4e6, 1e6};  // DRAM r, w; load, store
   CounterRecord in_l2 = merge_counters(select_counters({1.68e7, 4, 0}), v, 2, {1.68e7, 4, 0}, 0);
   ASSERT_TRUE(in_l2.dram_ratio);
   set_counter_view(in_l2, 33554432.0, 62914560.0);

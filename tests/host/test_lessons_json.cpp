@@ -97,8 +97,8 @@ TEST(LessonDeclarations, TheDefaultPlanHoldsOnlyPointsWhereEachVariantApplies) {
   EXPECT_EQ(points["bank_conflicts strided"], 32u);  // 2 ops x 2 words x 8 strides
   EXPECT_EQ(points["conv2d separable"], 2u);         // separable=yes, 2 masks
   EXPECT_EQ(points["conv2d naive"], 2u);             // separable=no
-  EXPECT_EQ(points["hierarchy chase_shared"], 1u);   // ws <= 32 KiB
-  EXPECT_EQ(points["hierarchy read_cg"], 5u);        // ws >= 1 MiB
+  EXPECT_EQ(points["hierarchy chase_shared"], 2u);   // ws <= 32 KiB: 16, 32 KiB
+  EXPECT_EQ(points["hierarchy read_cg"], 14u);       // ws >= 1 MiB of the 20-point sweep
   EXPECT_EQ(points["bandwidth cudaMemcpy"], 1u);     // op=copy
   EXPECT_EQ(points["syncthreads tiled_sync"], 1u);   // block=256
   EXPECT_EQ(points["streams pageable"], 2u);         // streams=4, 2 segment counts
