@@ -22,6 +22,7 @@ import { gunzipSync } from "node:zlib";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMock, mockReport } from "./mock-server.mjs";
+import { screenshots } from "./screenshots.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const web = resolve(here, "..");
@@ -572,62 +573,8 @@ await test("exercise page: compile error with the learner's line; check without 
   await p.context().close();
 });
 
-const PAGES = [
-  "#/summary",
-  "#/",
-  "#/coalescing",
-  "#/banks",
-  "#/sync",
-  "#/alloc",
-  "#/streams",
-  "#/claims",
-  ...LESSONS.map((l) => `#/lesson/${l}`),
-  "#/results",
-  "#/compare",
-  "#/run",
-  "#/exercises",
-  "#/exercise/transpose_bank_conflict",
-];
-// For the README (docs/img/): the summary, the hierarchy table, coalescing and the hierarchy
-// lesson.
-const README = ["summary", "hierarchy", "coalescing", "lesson-hierarchy"];
-await test("screenshots of every page (de, en, zh; 1400 px and 420 px)", async () => {
-  mkdirSync(docImg, { recursive: true });
-  const wanted = process.env.E2E_SHOT_LANGS?.split(",") ?? ["en", "de", "zh"];
-  for (const [l, viewport, tag] of wanted.flatMap((l) => [
-    [l, { width: 1400, height: 900 }, l],
-    [l, { width: 420, height: 900 }, `narrow-${l}`],
-  ])) {
-    const p = await page({ viewport });
-    // Every page in English at 1400 px; the README's pages and a few lessons otherwise.
-    const pages =
-      tag === "en"
-        ? PAGES
-        : [
-            "#/summary",
-            "#/",
-            "#/coalescing",
-            "#/streams",
-            "#/lesson/hierarchy",
-            "#/lesson/coalescing",
-          ];
-    for (const hash of pages) {
-      await go(p, hash);
-      if ((await p.evaluate(() => document.documentElement.lang)) !== l) await lang(p, l);
-      // The models' answers (the API fallback: a child process each) before the picture; the
-      // bank page's gcd curve may still be loading after 8 s, its figures are there.
-      await p.waitForLoadState("networkidle", { timeout: 8000 }).catch(() => {});
-      await p.waitForTimeout(150);
-      const name = (hash.replace(/^#\/?/, "") || "hierarchy").replace(/\//g, "-");
-      const path = join(shots, `${name}-${tag}.png`);
-      await p.screenshot({ path, fullPage: true });
-      // English wide and narrow for each; the summary in every language.
-      if (README.includes(name) && (l === "en" || name === "summary"))
-        copyFileSync(path, join(docImg, `web-${name}-${tag}.png`));
-    }
-    await p.context().close();
-  }
-});
+await test("screenshots of every page (de, en, zh; 1400 px and 420 px)", () =>
+  screenshots({ page, go, lang, lessons: LESSONS, shots, docImg }));
 
 server.stop();
 await browser.close();
