@@ -40,7 +40,10 @@ def parse_range(name):
     parts = body.split("/", 2)
     if len(parts) != 3:
         return None
-    pairs = [tuple(kv.split("=", 1)) for kv in parts[2].split() if "=" in kv]
+    # ncu --print-nvtx-rename kernel appends "/<kernel signature>" to the range's name: the point
+    # ends at the first "/" (a point label holds none).
+    point = parts[2].split("/", 1)[0]
+    pairs = [tuple(kv.split("=", 1)) for kv in point.split() if "=" in kv]
     return point_key(parts[0], parts[1], pairs)
 
 

@@ -186,6 +186,9 @@ part_ncu() {
       --warm "${warm[@]}" --json "$DIR/table.json" >"$DIR/table.md" || rc=1
     cat "$DIR/table.md" >>"$LOG"
     lib ncu-summary "$OUT/ncu.json" "$DIR/table.json" | tee -a "$LOG"
+    # No record matched to ncu's kernels is a failed comparison, not a pass.
+    python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); sys.exit(0 if t.get("comparable", 0) > 0 else 1)' \
+      "$DIR/table.json" || { rc=1; echo "ncu: no record matched ncu's kernels" | tee -a "$LOG"; }
   else
     [ "$rc" -ne 0 ] || rc=1
     echo "ncu: nothing to compare (see the logs below)" | tee -a "$LOG"
