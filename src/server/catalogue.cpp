@@ -28,17 +28,33 @@ std::optional<json> lesson_content(const std::string& name) {
 
 json report_catalogue(const std::vector<std::string>& names) {
   json out = json::object();
+  // A lesson registered in another lesson's folder (Experiment::home) names that folder; its doc
+  // and kernels travel once, under the home's entry (the report stays under 3 MB).
+  std::vector<std::string> homes;
   for (const std::string& name : names) {
     json entry = json::object();
+    std::string home = name;
     if (const bench::Experiment* e = bench::find_experiment(name)) {
       entry["summary"] = e->summary;
       entry["baseline"] = e->baseline;
+      home = e->home_or_name();
     }
-    if (auto content = lesson_content(name)) {
+    if (home != name) {
+      entry["home"] = home;
+      homes.push_back(home);
+    } else if (auto content = lesson_content(name)) {
       entry["doc"] = (*content)["doc"];
       entry["sources"] = (*content)["sources"];
     }
     out[name] = std::move(entry);
+  }
+  for (const std::string& home : homes) {
+    json& entry = out[home];
+    if (entry.contains("doc") || entry.contains("sources")) continue;
+    if (auto content = lesson_content(home)) {
+      entry["doc"] = (*content)["doc"];
+      entry["sources"] = (*content)["sources"];
+    }
   }
   return out;
 }

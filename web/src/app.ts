@@ -88,7 +88,14 @@ export function makeApp(mode: Mode, models: Models, report: ReportData): App {
       return catalogue;
     },
     lessonContent(name: string) {
-      if (mode === "report") return this.catalogue().then((c) => c[name] ?? {});
+      if (mode === "report")
+        return this.catalogue().then((c) => {
+          // A lesson registered in another lesson's folder carries that one's doc and kernels
+          // once (the report's catalogue names it as `home`).
+          const e = c[name] ?? {};
+          const h = e.home !== undefined ? c[e.home] : undefined;
+          return h ? { ...e, doc: h.doc, sources: h.sources } : e;
+        });
       let p = content.get(name);
       if (!p) {
         p = apiGet<LessonDecl>(`api/lessons/${encodeURIComponent(name)}`);

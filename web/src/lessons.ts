@@ -75,6 +75,8 @@ export interface LessonDecl {
   /** The catalogue only (GET /api/lessons/<name>, the report's inlined catalogue). */
   doc?: string | null;
   sources?: { file: string; text: string }[];
+  /** The report's catalogue: the lesson whose doc and kernels this one shows (Experiment::home). */
+  home?: string;
 }
 
 export type Catalogue = Record<string, LessonDecl>;
