@@ -149,7 +149,10 @@ async function main(): Promise<void> {
     document.body.dataset.ready = "";
     void render();
   });
-  onLanguageChange(() => void render());
+  onLanguageChange(() => {
+    document.body.dataset.ready = "";
+    void render();
+  });
   await render();
   document.body.dataset.interactiveMs = String(Math.round(performance.now() - started));
 }
