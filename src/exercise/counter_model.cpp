@@ -264,12 +264,12 @@ json explain_counters(const json& counters, bool target_met) {
                        number(intended));
   } else if (!target_met) {
     text = fmt::format(
-        "your {}: {} {}, as the model's {} ({}): this counter does not explain the missed "
-        "target; compare the time with the lesson's variants",
+        "your {}: {} {}, as the model predicts for {} ({}): this counter does not explain the "
+        "missed target; compare the time with the lesson's variants",
         what, number(y), unit, label, number(intended));
   } else {
-    text = fmt::format("your {}: {} {}, as the model's {} ({})", what, number(y), unit, label,
-                       number(intended));
+    text = fmt::format("your {}: {} {}, as the model predicts for {} ({})", what, number(y), unit,
+                       label, number(intended));
   }
   parts["text"] = text;
   return parts;

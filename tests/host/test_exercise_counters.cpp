@@ -230,8 +230,8 @@ TEST(ExerciseCounterExplain, CountersAsTheModelSaySo) {
   EXPECT_FALSE(met["off"].get<bool>());
   EXPECT_EQ(met["closer_to"], "intended");
   EXPECT_EQ(met["text"],
-            "your column read of the tile: 1 wavefronts per load request, as the model's the "
-            "padded tile tile[32][33] (1)");
+            "your column read of the tile: 1 wavefronts per load request, as the model predicts "
+            "for the padded tile tile[32][33] (1)");
   const json missed = explain_counters(
       counters_of("transpose_bank_conflict", {{"wavefronts_per_shared_load", 1.0}}), false);
   EXPECT_NE(missed["text"].get<std::string>().find("does not explain the missed target"),
