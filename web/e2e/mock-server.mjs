@@ -3,7 +3,10 @@
 // the API routes the pages call, with no GPU. Not part of the product.
 import { createServer } from "node:http";
 import { readFileSync, existsSync } from "node:fs";
-import { join, extname } from "node:path";
+import { join, extname, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 const TYPES = {
   ".html": "text/html",
@@ -62,6 +65,16 @@ export function startMock({ dist, wasmDir, results, token }) {
         readFileSync(join(results, "../h200-2026-11-30-claims.json"), "utf8"),
       );
       return json(res, 200, { ...claims, run: url.searchParams.get("run") ?? undefined });
+    }
+    // A check result with counters and the compiler's view (no GPU: fixtures/check-counters.json).
+    if (/^\/api\/exercises\/[^/]+\/check$/.test(p) && req.method === "POST") {
+      if (req.headers["x-memlab-token"] !== token)
+        return json(res, 403, { error: "token: missing or wrong", parameter: "token" });
+      return json(
+        res,
+        200,
+        JSON.parse(readFileSync(join(here, "fixtures/check-counters.json"), "utf8")),
+      );
     }
     if (p.startsWith("/api/exercises")) return json(res, 501, { error: "not built yet" });
     if (p.startsWith("/api/")) return json(res, 404, { error: "no route" });

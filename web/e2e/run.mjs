@@ -23,6 +23,7 @@ import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMock, mockReport } from "./mock-server.mjs";
 import { screenshots } from "./screenshots.mjs";
+import { exerciseResultViews } from "./exercise_views.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const web = resolve(here, "..");
@@ -571,6 +572,11 @@ await test("exercise page: compile error with the learner's line; check without 
     assert(r.status === 200 && r.body.status !== "passed", `starter: ${JSON.stringify(r)}`);
   }
   await p.context().close();
+});
+
+await test("exercise result: counters beside the model, the compiler's PTX (en, de, zh)", () => {
+  if (!BIN) throw new Error("needs MEMLAB_BIN (the mock server has no exercise pages)");
+  return exerciseResultViews({ page, go, lang, shots, assert });
 });
 
 await test("screenshots of every page (de, en, zh; 1400 px and 420 px)", () =>

@@ -11,6 +11,8 @@ import { createEditor } from "../editor";
 import { ladderSection } from "../plots/ladder";
 import { checkView, YOURS, type CheckJson } from "../check";
 import { field, loc } from "./exercises";
+import { countersSection } from "./exercise_counters";
+import { compilerSection } from "./exercise_compiler";
 
 export const title = "exercise.title";
 
@@ -123,6 +125,10 @@ function resultView(r: CheckJson): HTMLElement {
       ),
     );
   if (v.run) box.append(ladderSection(v.run, v.run.records, YOURS));
+  box.append(
+    countersSection(r.measure?.counters, v.passed) ?? "",
+    compilerSection(r.compiler) ?? "",
+  );
   return box;
 }
 
