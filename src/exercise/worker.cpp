@@ -159,6 +159,12 @@ int run(const std::string& dir) {
     r["measure"] = measure_learner(e, *x, k, plan.measure, dev, stream.get(), seed, deadline_s,
                                    [&](const std::string& what) { ev.phase(what); });
     const json& m = r["measure"];
+    if (m.contains("skipped_work") || m.value("impossible", false)) {
+      ev.result(r, "skipped_work",
+                fmt::format("at the measuring point {}: {}", plan.measure.params.label(),
+                            m.value("detail", "")));
+      return 0;
+    }
     if (!m.value("verified", false)) {
       ev.result(r, "wrong_result",
                 fmt::format("wrong result at the measuring point {}: {}",
