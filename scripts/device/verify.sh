@@ -17,6 +17,9 @@
 #                  warm), with the % difference (docs/ncu.md, issue 19 #8)                 ~90
 #   sanitize  300  compute-sanitizer memcheck and racecheck over the lessons' GPU tests,
 #                  one process per test; SANITIZE_TOOLS, SANITIZE_FILTER                   ~150
+#   diagnose  150  broken learner kernels (no barriers, out of bounds) through memlab exercise
+#                  check, raw compute-sanitizer racecheck/synccheck/memcheck output beside
+#                  memlab's verdicts, in $OUT/diagnose/ (issue 21 #5)                   ~60
 #   serve     150  memlab serve and its HTTP API: a run and ten exercise checks            39
 #   hopper    330  the Hopper variants: their tests, memcheck/racecheck, runs beside the
 #                  baselines
@@ -42,7 +45,7 @@ export MEMLAB_EXERCISE_WORKER="$ML" MEMLAB_BIN="$ML" PYTHONUNBUFFERED=1
 WORK=$(mktemp -d)
 T0=$SECONDS
 declare -A LIMIT=([tests]=240 [suite]=420 [quick]=150 [practice]=120 [claims]=120 [ncu]=240
-  [sanitize]=300 [serve]=150 [hopper]=330 [multigpu]=560)
+  [sanitize]=300 [diagnose]=150 [serve]=150 [hopper]=330 [multigpu]=560)
 find_tool() {  # find_tool NAME: on PATH, else the toolkit's
   local f
   command -v "$1" 2>/dev/null && return
@@ -135,6 +138,43 @@ doc = {"part": "practice", "ok": rc == 0 and bool(checks) and len(passed) == len
 json.dump(doc, open(out, "w"), indent=1)
 print(f"practice: {len(passed)} of {len(checks)} solutions pass; exit {rc} in {secs} s")
 PY
+}
+
+part_diagnose() {
+  local rc=0 t=$SECONDS d=$OUT/diagnose name tool
+  mkdir -p "$d"
+  python3 - "$BUILD/exercises" "$d" <<'PY'
+import re, sys
+ex, d = sys.argv[1], sys.argv[2]
+def src(name, kind): return open(f"{ex}/{name}/{kind}.cu").read()
+cases = {
+    "matmul_tiled@nobarrier": src("matmul_tiled", "solution").replace("__syncthreads();", ""),
+    "missing_syncthreads@starter": src("missing_syncthreads", "starter"),
+    "transpose_bank_conflict@nobarrier":
+        src("transpose_bank_conflict", "solution").replace("__syncthreads();", ""),
+    "vecadd_gridstride@oob": re.sub(r"i < n; i \+= stride\) \{\n    c\[i\]",
+        "i < n + 4096; i += stride) {\n    c[i + 4096]", src("vecadd_gridstride", "solution")),
+}
+for k, v in cases.items():
+    open(f"{d}/{k}.cu", "w").write(v)
+PY
+  for f in "$d"/*.cu; do
+    name=$(basename "$f" .cu)
+    step "plain_$name" 40 "$ML" exercise check "${name%@*}" "$f" --verify-only \
+      --json "$d/$name.plain.json" || true
+    cp "$DIR/plain_$name.log" "$d/$name.plain.txt"
+    for tool in racecheck synccheck memcheck; do
+      [ -n "$CS" ] || continue
+      step "${tool}_$name" 60 "$CS" --tool "$tool" --target-processes all --print-limit 40 \
+        $([ "$tool" = racecheck ] && echo --racecheck-report all) \
+        "$ML" exercise check "${name%@*}" "$f" --verify-only || true
+      cp "$DIR/${tool}_$name.log" "$d/$name.$tool.txt"
+    done
+    step "sanitize_$name" 90 "$ML" exercise check "${name%@*}" "$f" --sanitize \
+      --json "$d/$name.sanitize.json" || true
+    cp "$DIR/sanitize_$name.log" "$d/$name.sanitize.txt"
+  done
+  lib json-summary diagnose "$rc" $((SECONDS - t)) "$OUT/diagnose.json" | tee -a "$LOG"
 }
 
 part_claims() {
@@ -352,7 +392,7 @@ while time.time() < end:
 
 parts=("$@")
 ((${#parts[@]})) || {
-  echo "usage: $0 PART... (tests suite quick practice claims ncu sanitize serve hopper multigpu)" >&2
+  echo "usage: $0 PART... (tests suite quick practice claims ncu sanitize diagnose serve hopper multigpu)" >&2
   exit 2
 }
 for PART in "${parts[@]}"; do
