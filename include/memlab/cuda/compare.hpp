@@ -10,7 +10,7 @@
 namespace memlab {
 
 enum class CompareAs {
-  Float,  // |got - want| <= 1e-3 * max(1, |want|); NaN never matches
+  Float,  // the same bits (an untouched poison pattern), or |got - want| <= 1e-3 * max(1, |want|)
   Word,   // 4-byte words, exact
   Byte,   // bytes, exact
 };
