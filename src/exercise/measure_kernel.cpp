@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -15,6 +18,7 @@
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/check.hpp"
 #include "memlab/cuda/compare.hpp"
+#include "memlab/cuda/device.hpp"
 #include "memlab/cuda/event.hpp"
 
 namespace memlab::exercise {
@@ -169,6 +173,21 @@ class OutputWitness {
   std::size_t launches_ = 0;
 };
 
+// The other processes NVML lists on the device (this worker and its parent left out). Empty when
+// NVML cannot tell, or when this worker is not among those listed (another pid namespace: the
+// list cannot be attributed).
+json other_gpu_processes(const DeviceInfo& device) {
+  json out = json::array();
+  const auto pids = compute_processes(device);
+  if (!pids) return out;
+  const auto self = static_cast<unsigned>(getpid()), parent = static_cast<unsigned>(getppid());
+  if (std::find(pids->begin(), pids->end(), self) == pids->end()) return out;
+  for (unsigned pid : *pids) {
+    if (pid != self && pid != parent) out.push_back(pid);
+  }
+  return out;
+}
+
 std::function<void()>& timeout_hook() {
   static std::function<void()> hook;
   return hook;
@@ -277,11 +296,22 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
     first = false;
     x.poison(*inst, p, st);
   };
+  const json others_before = other_gpu_processes(device);
   const bench::Measurement meas =
       bench::measure([&](cudaStream_t st) { enqueue(k, b, pp.launch, st); }, stream, mo,
                      mo.flush_l2 ? &flusher : nullptr, {}, prepare);
   const bench::Stats& s = meas.stats;
   witness.compare(stream);  // the last launch
+  if (json others = other_gpu_processes(device); !others.empty() || !others_before.empty()) {
+    for (const json& pid : others_before) {
+      if (std::find(others.begin(), others.end(), pid) == others.end()) others.push_back(pid);
+    }
+    m["gpu_shared"] = {
+        {"pids", others},
+        {"note", fmt::format("{} other process(es) had a context on the GPU while your kernel was "
+                             "timed (NVML): the time may be disturbed",
+                             others.size())}};
+  }
   const auto [compared, skipped] = witness.result(stream);
   m["launches_verified"] = compared;
   if (witness.empty()) m["launches_verified"] = 0;
@@ -328,7 +358,17 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
   const json* best = nullptr;
   for (const bench::Record& r : records) {
     if (r.skipped) continue;  // does not apply at this point (e.g. cudaMemset for op=copy)
-    json v = figures(r.timed ? r.stats.median : 0.0);
+    // Each variant's own useful bytes and flops (a lesson's variants may differ in what they
+    // must move, e.g. coalescing's strided read), not those of the variant the check is judged as.
+    json v = {{"median_ms", r.timed ? r.stats.median : 0.0}};
+    if (r.timed && r.stats.median > 0) {
+      const double sec = r.stats.median * 1e-3;
+      if (r.bytes > 0) {
+        v["gbps"] = r.bytes / sec / 1e9;
+        v["pct_memcpy"] = 100.0 * v["gbps"].get<double>() / ceiling.gbps;
+      }
+      if (r.flops > 0) v["tflops"] = r.flops / sec / 1e12;
+    }
     v["variant"] = r.variant;
     v["description"] = r.description;
     v["verified"] = r.verified;

@@ -172,9 +172,10 @@ int run(const std::string& dir) {
       return 0;
     }
     const bool met = m.at("target").value("met", false);
-    ev.result(r, met ? "passed" : "target_missed",
-              fmt::format("correct at {} test points; {}", points.size(),
-                          m.at("target").value("summary", "")));
+    std::string message = fmt::format("correct at {} test points; {}", points.size(),
+                                      m.at("target").value("summary", ""));
+    if (m.contains("gpu_shared")) message += "; " + m["gpu_shared"].value("note", "");
+    ev.result(r, met ? "passed" : "target_missed", message);
     return 0;
   } catch (const LearnerError& ex) {
     if (ex.status() == "timeout") {
