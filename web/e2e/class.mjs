@@ -73,6 +73,17 @@ export async function classTests({ page, test, assert, web, repo, shots, docImg 
       l,
     );
   };
+  /** Until the queue is empty (the last test's jobs done): the places below are then known. */
+  const idle = async () => {
+    for (let i = 0; i < 100; i++) {
+      const q = await fetch(`${mock.origin}api/queue`, {
+        headers: { "X-Memlab-Token": mock.teacherToken },
+      }).then((r) => r.json());
+      if (!q.jobs.length) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error("the queue did not empty");
+  };
   /** Checks posted through the API as other learners: the learner's own lands behind them. */
   const others = (p, names) =>
     p.evaluate(
@@ -88,6 +99,8 @@ export async function classTests({ page, test, assert, web, repo, shots, docImg 
     );
   const shot = async (p, name, l, tag, toDoc) => {
     const path = join(shots, `class-${name}-${tag}.png`);
+    // From the top: a full-page shot of a scrolled page draws the sticky header mid-page.
+    await p.evaluate(() => window.scrollTo(0, 0));
     await p.screenshot({ path, fullPage: true });
     if (toDoc) copyFileSync(path, join(docImg, `web-class-${name}-${tag}.png`));
   };
@@ -148,7 +161,10 @@ export async function classTests({ page, test, assert, web, repo, shots, docImg 
         .locator("nav.nav a")
         .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
       assert(
-        links.includes("#/queue") && !links.includes("#/run") && !links.includes("#/class"),
+        links.includes("#/queue") &&
+          !links.includes("#/run") &&
+          !links.includes("#/class") &&
+          !links.includes("#/join"),
         `learner nav ${links}`,
       );
       assert((await p.textContent('[data-testid="who"]')).includes(learnerNames[l]), "who");
@@ -157,6 +173,7 @@ export async function classTests({ page, test, assert, web, repo, shots, docImg 
       await nav(p, `#/exercise/${EXERCISE}`);
       await p.waitForSelector('[data-testid="editor"] .cm-content');
       await setSource(p, solution);
+      await idle();
       await others(p, ["Ben", "Chen Wei", "Dilara"]);
       await p.click('[data-testid="check"]');
       await p.waitForFunction(

@@ -44,10 +44,11 @@ const SERVE_ONLY = new Set(["#/run", "#/exercises"]);
 
 /** The links of this role (the one-person lab: as before; signed out of a class: + join). */
 function navLinks(app: App): [string, string][] {
-  const shown =
-    app.mode === "serve"
+  const shown = [
+    ...(app.mode === "serve"
       ? navFor(ONE_PERSON, app.me)
-      : ONE_PERSON.filter((h) => !SERVE_ONLY.has(h));
+      : ONE_PERSON.filter((h) => !SERVE_ONLY.has(h))),
+  ];
   if (app.signedOut) shown.push("#/join");
   return NAV.filter(([href]) => shown.includes(href));
 }
