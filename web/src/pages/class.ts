@@ -98,7 +98,7 @@ function exerciseSection(ex: OverviewExercise): HTMLElement {
       { class: "muted", "data-testid": "class-passed" },
       t("class.passed_of", { n: passed, total: rows.length }),
     ),
-    table,
+    h("div", { class: "table-wrap" }, table),
     bars.length
       ? h("div", { class: "chart", "data-testid": "class-chart" }, bestTimesChart(bars))
       : null,
@@ -365,7 +365,13 @@ export async function render(root: HTMLElement, app: App): Promise<() => void> {
     clear(learnersBox);
     try {
       const list = await apiGet<LearnerEntry[]>("api/class/learners");
-      learnersBox.append(learnersTable(list, () => void loadLearners(), error));
+      learnersBox.append(
+        h(
+          "div",
+          { class: "table-wrap" },
+          learnersTable(list, () => void loadLearners(), error),
+        ),
+      );
     } catch (e) {
       learnersBox.append(h("p", { class: "muted" }, (e as Error).message));
     }
@@ -381,7 +387,7 @@ export async function render(root: HTMLElement, app: App): Promise<() => void> {
     h("h2", {}, t("class.exercises")),
     ...(overview.exercises ?? []).map(exerciseSection),
     h("h2", {}, t("class.progress")),
-    progressTable(overview.learners ?? []),
+    h("div", { class: "table-wrap" }, progressTable(overview.learners ?? [])),
     h("h2", {}, t("class.learners")),
     learnersBox,
     h("h2", {}, t("class.claims")),

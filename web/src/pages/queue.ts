@@ -141,23 +141,27 @@ export async function render(root: HTMLElement, app: App): Promise<() => void> {
     }
     body.append(
       h(
-        "table",
-        { class: "queue", "data-testid": "queue-table" },
+        "div",
+        { class: "table-wrap" },
         h(
-          "thead",
-          {},
+          "table",
+          { class: "queue", "data-testid": "queue-table" },
           h(
-            "tr",
+            "thead",
             {},
-            ["place", "kind", "owner", "state", "eta", "action"].map((c) =>
-              h("th", {}, t(`queue.col.${c}`)),
+            h(
+              "tr",
+              {},
+              ["place", "kind", "owner", "state", "eta", "action"].map((c) =>
+                h("th", {}, t(`queue.col.${c}`)),
+              ),
             ),
           ),
-        ),
-        h(
-          "tbody",
-          {},
-          rows.map((r) => row(r, (p) => void act(p))),
+          h(
+            "tbody",
+            {},
+            rows.map((r) => row(r, (p) => void act(p))),
+          ),
         ),
       ),
     );
