@@ -74,16 +74,17 @@ export async function classTests({ page, test, assert, web, repo, shots, docImg 
     );
   };
   /** Until the queue is empty (the last test's jobs done): the places below are then known. */
-  const idle = async () => {
+  const until = async (what, ok) => {
     for (let i = 0; i < 100; i++) {
       const q = await fetch(`${mock.origin}api/queue`, {
         headers: { "X-Memlab-Token": mock.teacherToken },
       }).then((r) => r.json());
-      if (!q.jobs.length) return;
-      await new Promise((r) => setTimeout(r, 200));
+      if (ok(q)) return;
+      await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error("the queue did not empty");
+    throw new Error(`the queue: ${what}`);
   };
+  const idle = () => until("did not empty", (q) => !q.jobs.length);
   /** Checks posted through the API as other learners: the learner's own lands behind them. */
   const others = (p, names) =>
     p.evaluate(
@@ -155,6 +156,12 @@ export async function classTests({ page, test, assert, web, repo, shots, docImg 
       await p.fill('[data-testid="join-name"]', learnerNames[l]);
       await p.click('[data-testid="join-submit"]');
       await p.waitForSelector('[data-testid="joined"]');
+      // The header knows the learner at once (no join link, no run page).
+      await p.waitForSelector('[data-testid="who"]');
+      assert(
+        (await p.locator('nav.nav a[href="#/join"], nav.nav a[href="#/run"]').count()) === 0,
+        "header after join",
+      );
       if (l !== "zh") await both(p, "join", l, viewport);
       await clickTo(p, '[data-testid="join-go"]', "exercises");
       const links = await p
@@ -175,6 +182,8 @@ export async function classTests({ page, test, assert, web, repo, shots, docImg 
       await setSource(p, solution);
       await idle();
       await others(p, ["Ben", "Chen Wei", "Dilara"]);
+      // Ben's running, two wait: the learner's check is third in line when it is posted.
+      await until("nothing runs", (q) => q.jobs.some((j) => j.state === "running"));
       await p.click('[data-testid="check"]');
       await p.waitForFunction(
         (re) =>

@@ -204,6 +204,10 @@ async function main(): Promise<void> {
     }
     if (id === renderId) document.body.dataset.ready = "1";
   }
+  // #/join signed someone in: the header (role, navigation) again, the page stays.
+  window.addEventListener("memlab:who", () => {
+    root.querySelector("header.top")?.replaceWith(header(app));
+  });
   window.addEventListener("hashchange", () => {
     document.body.dataset.ready = "";
     void render();

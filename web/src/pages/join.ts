@@ -89,6 +89,7 @@ export function render(root: HTMLElement, app: App, arg: string): void {
       const { store, kept } = browserStores();
       if (!store || !saveToken(r.token, store, kept)) throw new Error(t("join.error.storage"));
       await loadMe(app);
+      window.dispatchEvent(new Event("memlab:who"));
       const link = `${location.origin}${location.pathname}#token=${encodeURIComponent(r.token)}`;
       form.replaceWith(
         h(
