@@ -14,13 +14,15 @@ const TYPES = {
   ".json": "application/json",
 };
 
-export function startMock({ dist, wasmDir, results, token }) {
+const json = (res, status, body) => {
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(JSON.stringify(body));
+};
+
+/** The one-person lab's routes and the static bundle (the class mock falls back to these). */
+export function baseHandler({ dist, wasmDir, results, token }) {
   const run = JSON.parse(readFileSync(results, "utf8"));
-  const json = (res, status, body) => {
-    res.writeHead(status, { "Content-Type": "application/json" });
-    res.end(JSON.stringify(body));
-  };
-  const server = createServer((req, res) => {
+  return (req, res) => {
     const url = new URL(req.url, "http://x");
     const p = url.pathname;
     if (p === "/api/info") return json(res, 200, { device: null, reason: "no CUDA device (mock)" });
@@ -74,7 +76,12 @@ export function startMock({ dist, wasmDir, results, token }) {
     if (!existsSync(file)) return json(res, 404, { error: "no file" });
     res.writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream" });
     res.end(readFileSync(file));
-  });
+  };
+}
+
+export function startMock(opts) {
+  const server = createServer(baseHandler(opts));
+  const { token } = opts;
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () =>
       resolve({ server, url: `http://127.0.0.1:${server.address().port}/?token=${token}` }),
