@@ -82,7 +82,8 @@ struct CheckOptions {
   std::string arch;                     // NVRTC target for the host compile; empty: sm_90
 };
 
-// Exit codes: 0 correct and target met; 1 wrong result, time limit, illegal address, crash,
+// Exit codes: 0 correct and target met; 1 wrong result, skipped work (a launch that did not redo
+// the work, or an impossible time), time limit, illegal address, crash,
 // launch failure, or target missed; 2 source too large or compile error (json "diagnostics" with
 // the learner's line numbers); 3 no CUDA device; 4 internal error.
 struct CheckResult {
