@@ -7,7 +7,9 @@ import { addAttempt, attempts, draftKey } from "../attempts";
 import { clear, h } from "../dom";
 import { lang, num, t } from "../i18n";
 import { renderMarkdown } from "../markdown";
-import { createEditor } from "../editor";
+import { createEditor, showLine } from "../editor";
+import { diagnosisView } from "./exercise_diagnosis";
+import type { Diagnosis } from "../diagnosis";
 import { ladderSection } from "../plots/ladder";
 import { checkView, YOURS, type CheckJson } from "../check";
 import { field, loc } from "./exercises";
@@ -89,7 +91,7 @@ function quiz(items: QuizItem[]): HTMLElement {
   return box;
 }
 
-function resultView(r: CheckJson): HTMLElement {
+function resultView(r: CheckJson, onLine: (line: number) => void = () => {}): HTMLElement {
   const v = checkView(r);
   const box = h("div", {
     class: `check-result ${v.passed ? "ok" : "bad"}`,
@@ -103,6 +105,8 @@ function resultView(r: CheckJson): HTMLElement {
       v.message ? ` — ${v.message}` : "",
     ),
   );
+  const diagnosis = diagnosisView(r.diagnosis as Diagnosis | undefined, onLine);
+  if (diagnosis) box.append(diagnosis);
   if (v.diagnostics.length)
     box.append(
       h(
@@ -192,7 +196,7 @@ export async function render(root: HTMLElement, app: App, name: string): Promise
         true,
       );
       clear(result);
-      result.append(resultView(r));
+      result.append(resultView(r, (n) => showLine(view, n)));
       const v = checkView(r);
       addAttempt(name, {
         date: new Date().toISOString(),
