@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -145,6 +146,17 @@ TEST_F(DiagnosisRun, RacecheckOnTheSmallestFailingPointNamesTheLines) {
   const std::string calls = slurp(dir_ / "calls.txt");
   EXPECT_NE(calls.find("--tool racecheck --racecheck-report all --print-limit"), std::string::npos)
       << calls;
+  // The web lab's e2e shows this very result (web/e2e/fixtures/check-diagnosis.json):
+  // MEMLAB_WRITE_DIAGNOSIS_FIXTURE=web/e2e/fixtures/check-diagnosis.json writes it again.
+  if (const char* out = std::getenv("MEMLAB_WRITE_DIAGNOSIS_FIXTURE")) {
+    json check = r.json;
+    check.erase("worker");
+    std::ofstream(out) << json({{"exercise", exercise_json(get("matmul_tiled"))},
+                                {"source", src},
+                                {"check", check}})
+                              .dump(1)
+                       << "\n";
+  }
   // The text names the lines under the verdict.
   const std::string text = render_check(r.json);
   const auto verdict = text.find("wrong_result: ");
