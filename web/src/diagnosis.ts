@@ -76,7 +76,11 @@ export function findingText(f: Finding): string {
   const rexpr = r.expr ?? wexpr;
   const threads = Boolean(w.thread && r.thread);
   const who = t(
-    !threads ? "diagnosis.who.thread" : f.same_warp ? "diagnosis.who.same_warp" : "diagnosis.who.warp",
+    !threads
+      ? "diagnosis.who.thread"
+      : f.same_warp
+        ? "diagnosis.who.same_warp"
+        : "diagnosis.who.warp",
   );
   const vars: Record<string, string | number> = {
     wline: w.line ?? 0,
@@ -104,10 +108,10 @@ export function findingText(f: Finding): string {
       const [a, b] = f.kind === "WAR" ? [r.thread, w.thread] : [w.thread, r.thread];
       parts.push(t("diagnosis.threads", { a: triple(a), b: triple(b), block: triple(f.block) }));
     }
-    parts.push(t("diagnosis.count", { n: vars.count }));
+    parts.push(t(vars.count === 1 ? "diagnosis.count_one" : "diagnosis.count", { n: vars.count }));
     text += ` (${parts.join("; ")})`;
   } else if ((f.records ?? 1) > 1 && f.message !== "elsewhere") {
-    text += ` (${t("diagnosis.count", { n: f.records ?? 1 })})`;
+    text += ` (${t("diagnosis.count", { n: f.records ?? 1 })})`; // more than one: plural
   }
   return text;
 }
