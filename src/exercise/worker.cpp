@@ -124,7 +124,8 @@ int run(const std::string& dir) {
       std::fflush(nullptr);
       _exit(0);  // the driver ends the running kernel with the process; no cudaFree waits for it
     });
-    const Plan plan = make_plan(e);
+    const Plan plan =
+        only_points(make_plan(e), req.value("points", json()));  // all, or those named
     Stream stream;
     const std::uint64_t seed = 0x5eedULL;
     json points = json::array();

@@ -20,6 +20,7 @@ CheckOptions options(bool measure = true) {
   o.worker = env != nullptr ? env : MEMLAB_BINARY;
   o.measure = measure;
   o.kernel_timeout_s = 3;
+  o.diagnose = false;  // the diagnosis runs are tested on their own (test_diagnosis.cpp)
   return o;
 }
 

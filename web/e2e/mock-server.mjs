@@ -65,6 +65,16 @@ export function baseHandler({ dist, wasmDir, results, token }) {
       );
       return json(res, 200, { ...claims, run: url.searchParams.get("run") ?? undefined });
     }
+    // One exercise from the fixture of a diagnosed check (tests/host/test_diagnosis_runs.cpp).
+    const diag = JSON.parse(
+      readFileSync(join(import.meta.dirname, "fixtures/check-diagnosis.json"), "utf8"),
+    );
+    if (p === `/api/exercises/${diag.exercise.name}`) return json(res, 200, diag.exercise);
+    if (p === `/api/exercises/${diag.exercise.name}/check` && req.method === "POST") {
+      if (req.headers["x-memlab-token"] !== token)
+        return json(res, 403, { error: "token: missing or wrong", parameter: "token" });
+      return json(res, 200, diag.check);
+    }
     if (p.startsWith("/api/exercises")) return json(res, 501, { error: "not built yet" });
     if (p.startsWith("/api/")) return json(res, 404, { error: "no route" });
     let file =

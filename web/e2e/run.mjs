@@ -22,6 +22,7 @@ import { gunzipSync } from "node:zlib";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMock, mockReport } from "./mock-server.mjs";
+import { diagnosisTest } from "./diagnosis.mjs";
 import { screenshots } from "./screenshots.mjs";
 import { classTests } from "./class.mjs";
 
@@ -573,6 +574,9 @@ await test("exercise page: compile error with the learner's line; check without 
   }
   await p.context().close();
 });
+
+await test("exercise page: a diagnosed check names the learner's lines (de, en, zh)", () =>
+  diagnosisTest({ page, go, lang, assert, shots, here }));
 
 // The class lab (class-mock.mjs until memlab serve --class is merged): learner and teacher.
 await classTests({ page, test, assert, web, repo, shots, docImg });

@@ -2,6 +2,8 @@
 // cancel button), then the result as the check's JSON says it (verdict, the learner's lines, the
 // points, the kernel among the lesson's variants), or how the job ended without one.
 import { apiGet, apiPost, apiPostStatus, ApiError } from "../api";
+import { diagnosisView } from "./exercise_diagnosis";
+import type { Diagnosis } from "../diagnosis";
 import {
   checkView,
   etaText,
@@ -76,7 +78,7 @@ export function checkError(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function resultView(r: CheckJson): HTMLElement {
+export function resultView(r: CheckJson, onLine: (line: number) => void = () => {}): HTMLElement {
   const v = checkView(r);
   const box = h("div", {
     class: `check-result ${v.passed ? "ok" : "bad"}`,
@@ -90,6 +92,8 @@ export function resultView(r: CheckJson): HTMLElement {
       v.message ? ` — ${v.message}` : "",
     ),
   );
+  const diagnosis = diagnosisView(r.diagnosis as Diagnosis | undefined, onLine);
+  if (diagnosis) box.append(diagnosis);
   if (v.diagnostics.length)
     box.append(
       h(
@@ -114,14 +118,17 @@ export function resultView(r: CheckJson): HTMLElement {
 }
 
 /** How a queued check ended: its result, or why there is none (cancelled, superseded, failed). */
-export function outcomeView(out: CheckOutcome): HTMLElement {
+export function outcomeView(
+  out: CheckOutcome,
+  onLine: (line: number) => void = () => {},
+): HTMLElement {
   const box = h("div", {
     class: "check-outcome",
     "data-testid": "check-outcome",
     "data-state": out.state,
   });
   if (out.result) {
-    box.append(resultView(out.result));
+    box.append(resultView(out.result, onLine));
     if (out.attemptId)
       box.append(h("p", { class: "muted small" }, t("check.saved", { id: out.attemptId })));
     return box;

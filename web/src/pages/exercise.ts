@@ -8,7 +8,7 @@ import { addAttempt, draftKey } from "../attempts";
 import { clear, h } from "../dom";
 import { lang, num, t } from "../i18n";
 import { renderMarkdown } from "../markdown";
-import { createEditor } from "../editor";
+import { createEditor, showLine } from "../editor";
 import { checkView, submitCheck } from "../check";
 import { field, loc } from "./exercises";
 import { historyBox } from "./history";
@@ -144,7 +144,7 @@ export async function render(
         { class: "muted", "data-testid": "attempt-shown" },
         t("history.shown", { id: a.id ?? "" }),
       ),
-      r ? resultView(r) : h("p", { class: "muted" }, a.summary),
+      r ? resultView(r, (n) => showLine(view, n)) : h("p", { class: "muted" }, a.summary),
     );
   });
   let left = false;
@@ -168,7 +168,7 @@ export async function render(
         checkDeps(line, () => left),
       );
       clear(result);
-      result.append(outcomeView(out));
+      result.append(outcomeView(out, (n) => showLine(view, n)));
       passed = out.result?.status === "passed";
       summary = out.result ? checkView(out.result).message : t(`check.state.${out.state}`);
     } catch (e) {
