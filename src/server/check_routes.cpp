@@ -190,15 +190,24 @@ void post_check(ServerState& s, const httplib::Request& req, httplib::Response& 
                    fmt::format("{}", static_cast<long>(std::ceil(no->retry_after_s))));
     return send_error(res, no->status, no->message, "");
   }
-  const auto& a = std::get<Admitted>(admitted);
-  const json st = s.jobs.status(a.id).value_or(json::object());
-  send_json(res, 202,
-            {{"job", a.id},
-             {"position", st.value("position", json())},
-             {"eta_s", st.value("eta_s", json())},
-             {"state", st.value("state", "queued")},
-             {"superseded", a.superseded}});
+  send_json(res, 202, admitted_json(s.jobs, std::get<Admitted>(admitted)));
 }
+
+}  // namespace
+
+json admitted_json(const JobQueue& jobs, const Admitted& a) {
+  const json st = jobs.status(a.id).value_or(json::object());
+  const std::string state = st.value("state", "queued");
+  // Already started (an empty queue): position 0, nothing to wait for.
+  const bool queued = state == "queued";
+  return {{"job", a.id},
+          {"state", state},
+          {"position", queued ? st.value("position", json()) : json(0)},
+          {"eta_s", queued ? st.value("eta_s", json()) : json(0)},
+          {"superseded", a.superseded}};
+}
+
+namespace {
 
 // The job for this principal: nullopt when unknown or another learner's.
 std::optional<json> job_for(const ServerState& s, const Principal& who, const std::string& id) {

@@ -223,13 +223,7 @@ void add_class_routes(httplib::Server& svr, ServerState& s) {
         res.set_header("Retry-After", fmt::format("{}", static_cast<long>(no->retry_after_s)));
         throw ApiError(no->status, "", no->message);
       }
-      const auto& a = std::get<Admitted>(admitted);
-      const json st = s.jobs.status(a.id).value_or(json::object());
-      send_json(res, 202,
-                {{"job", a.id},
-                 {"position", st.value("position", json())},
-                 {"eta_s", st.value("eta_s", json())},
-                 {"superseded", a.superseded}});
+      send_json(res, 202, admitted_json(s.jobs, std::get<Admitted>(admitted)));
     });
   });
   svr.Get("/api/class/claims", [&s](const httplib::Request&, httplib::Response& res) {

@@ -177,7 +177,8 @@ std::optional<nlohmann::json> JobQueue::status(const std::string& id) const {
   const bool has_result = j.state == "done" || (j.state == "cancelled" && j.result.is_object());
   if (has_result && j.spec.kind == "run") {
     out["run"] = j.result;
-    out["records"] = j.result.value("records", nlohmann::json::array());
+    out["records"] = j.result.is_object() ? j.result.value("records", nlohmann::json::array())
+                                           : nlohmann::json::array();
   } else if (has_result) {
     out["result"] = j.result;
   }

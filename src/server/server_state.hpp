@@ -49,5 +49,7 @@ void add_api_routes(httplib::Server& svr, ServerState& state);
 // The checks, the jobs, the queue (check_routes.cpp) and the class (class_routes.cpp).
 void add_check_routes(httplib::Server& svr, ServerState& state);
 void add_class_routes(httplib::Server& svr, ServerState& state);
+// The 202 answer for an admitted job: {job, state, position, eta_s, superseded}.
+nlohmann::json admitted_json(const JobQueue& jobs, const Admitted& a);
 
 }  // namespace memlab::server
