@@ -35,8 +35,15 @@ async function handle<T>(res: Response): Promise<T> {
   return body as T;
 }
 
+/** GET with the token when the page has one (a job's state and a class lab's pages are the
+ * token holder's; the lab's content needs none). */
 export async function apiGet<T>(path: string): Promise<T> {
-  return handle<T>(await fetch(path, { headers: { Accept: "application/json" } }));
+  const store = session();
+  const headers: Record<string, string> = {
+    Accept: "application/json",
+    ...(store ? tokenHeaders(store) : {}),
+  };
+  return handle<T>(await fetch(path, { headers }));
 }
 
 export async function apiPost<T>(path: string, body: unknown, withToken = false): Promise<T> {

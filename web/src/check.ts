@@ -1,6 +1,7 @@
 // The exercise check's JSON (POST /api/exercises/<name>/check, as `memlab exercise check --json`)
 // turned into what the exercise page shows: verdict, compiler diagnostics, the points checked and
 // the learner's kernel as one more bar among the lesson's variants (records for the ladder).
+import { ApiError, apiGet, apiPost } from "./api";
 import type { RunJson, RunRecord } from "./records";
 
 interface Figures {
@@ -42,6 +43,75 @@ export interface CheckJson {
 }
 
 export const YOURS = "yours";
+
+/** POST /api/exercises/<name>/check's 202 answer: the check waits in the one GPU queue. */
+export interface QueuedCheck {
+  job: string;
+  state?: string;
+  position?: number | null;
+  eta_s?: number | null;
+  superseded?: string[];
+}
+
+/** GET /api/jobs/<id> (docs/class-lab.md). */
+export interface JobJson {
+  id: string;
+  kind?: string;
+  state: string; // queued | running | done | failed | cancelled | superseded
+  position?: number | null;
+  eta_s?: number | null;
+  result?: (CheckJson & { attempt_id?: number | null; http_status?: number }) | null;
+  error?: string;
+}
+
+export interface CheckDeps {
+  post: <T>(path: string, body: unknown, withToken: boolean) => Promise<T>;
+  get: <T>(path: string) => Promise<T>;
+  sleep: (ms: number) => Promise<void>;
+}
+
+const defaultDeps: CheckDeps = {
+  post: apiPost,
+  get: apiGet,
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+};
+
+/**
+ * Sends the check and follows its job until it ends. A compile error comes back at once (an
+ * ApiError 400 with the check JSON, as before); otherwise `onQueue(position, eta_s)` reports the
+ * place in the queue while it waits (position 0: next or running). A result whose HTTP status
+ * would have been an error (503 no device, 500) throws an ApiError carrying the check JSON.
+ */
+export async function runCheck(
+  name: string,
+  body: { source: string; sanitize?: boolean },
+  onQueue: (position: number, etaS: number | null) => void,
+  deps: CheckDeps = defaultDeps,
+): Promise<CheckJson> {
+  const queued = await deps.post<QueuedCheck>(
+    `api/exercises/${encodeURIComponent(name)}/check`,
+    body,
+    true,
+  );
+  onQueue(queued.position ?? 0, queued.eta_s ?? null);
+  for (;;) {
+    await deps.sleep(500);
+    const job = await deps.get<JobJson>(`api/jobs/${encodeURIComponent(queued.job)}`);
+    if (job.state === "queued" || job.state === "running") {
+      onQueue(job.position ?? 0, job.eta_s ?? null);
+      continue;
+    }
+    const result = job.result ?? null;
+    if (job.state !== "done" || !result) {
+      throw new ApiError(job.error ?? `check ${job.state}`, 500, "", result);
+    }
+    const status = result.http_status ?? 200;
+    if (status >= 400) {
+      throw new ApiError(result.error ?? result.message ?? `HTTP ${status}`, status, "", result);
+    }
+    return result;
+  }
+}
 
 /** "n=1024, k=5" or "n=1024 k=5" -> {n: "1024", k: "5"}. */
 export function parsePoint(point: string | undefined): Record<string, string> {

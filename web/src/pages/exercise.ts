@@ -2,14 +2,14 @@
 // the result with the lesson's plots and the learner's kernel among the variants, attempts in
 // localStorage, and the quiz (answers computed by memlab's models on the server).
 import type { App } from "../app";
-import { apiGet, apiPost, ApiError } from "../api";
+import { apiGet, ApiError } from "../api";
 import { addAttempt, attempts, draftKey } from "../attempts";
 import { clear, h } from "../dom";
 import { lang, num, t } from "../i18n";
 import { renderMarkdown } from "../markdown";
 import { createEditor } from "../editor";
 import { ladderSection } from "../plots/ladder";
-import { checkView, YOURS, type CheckJson } from "../check";
+import { checkView, runCheck, YOURS, type CheckJson } from "../check";
 import { field, loc } from "./exercises";
 
 export const title = "exercise.title";
@@ -186,11 +186,16 @@ export async function render(root: HTMLElement, app: App, name: string): Promise
     clear(result);
     result.append(h("p", { class: "muted" }, t("exercise.checking")));
     try {
-      const r = await apiPost<CheckJson>(
-        `api/exercises/${encodeURIComponent(name)}/check`,
-        { source },
-        true,
-      );
+      const r = await runCheck(name, { source }, (position, eta) => {
+        clear(result);
+        result.append(
+          h(
+            "p",
+            { class: "muted", "data-testid": "check-queued" },
+            t("exercise.queued", { n: position + 1, s: eta === null ? "?" : Math.ceil(eta) }),
+          ),
+        );
+      });
       clear(result);
       result.append(resultView(r));
       const v = checkView(r);
