@@ -5,6 +5,8 @@ exercise, their attempts, the queue) every few seconds, a check every THINK seco
 eager learners more often), each check followed by polling its job. Without a GPU the checks
 compile on the CPU and end "no CUDA device"; with one they run (--sources: exercises/*/*.cu).
 
+Eager learners send --burst checks at once; the first of each burst counts for fairness (the
+others wait behind the other learners by design: round-robin), the rest are reported.
 Asserts: no lost or duplicated attempt (every acknowledged attempt in the export exactly once,
 no other rows), bounded server memory (RSS), fairness (no learner's mean wait above twice the
 mean wait of all, plus TOLERANCE seconds for sub-second noise), p99 page latency < 200 ms.
@@ -32,7 +34,7 @@ class Learner:
     def __init__(self, name, eager):
         self.name, self.eager = name, eager
         self.token = None
-        self.waits, self.page_ms, self.acked, self.jobs = [], [], [], []
+        self.waits, self.burst_waits, self.page_ms, self.acked, self.jobs = [], [], [], [], []
         self.errors, self.refused = [], 0
 
 
@@ -41,7 +43,7 @@ def percentile(xs, p):
     return xs[min(len(xs) - 1, int(round(p / 100.0 * (len(xs) - 1))))] if xs else 0.0
 
 
-def run_learner(base, me, sources, end, think, rnd):
+def run_learner(base, me, sources, end, think, rnd, burst):
     def page(path):
         t0 = time.perf_counter()
         st, body, hdr = classlab.request(base, "GET", path, me.token)
@@ -55,34 +57,43 @@ def run_learner(base, me, sources, end, think, rnd):
             time.sleep(rnd.uniform(1.0, 3.0))
             continue
         next_check = time.time() + rnd.uniform(0.5 * think, 1.5 * think) / (4 if me.eager else 1)
-        st, body, hdr = classlab.request(base, "POST", "/api/exercises/%s/check" % exercise,
-                                         me.token, {"source": source})
-        if st == 400 and isinstance(body, dict) and body.get("attempt_id"):
-            me.acked.append(body["attempt_id"])
-            continue
-        if st == 429:
-            me.refused += 1
-            time.sleep(float(hdr.get("Retry-After", "1")))
-            continue
-        if st != 202:
-            me.errors.append("check: HTTP %d %s" % (st, str(body)[:200]))
-            continue
-        job = body["job"]
-        me.jobs.append(job)
-        while True:  # the page polls its job once a second
-            time.sleep(1.0)
-            st, j = page("/api/jobs/" + job)
-            if st != 200:
-                me.errors.append("job %s: HTTP %d" % (job, st))
-                break
-            if j["state"] in ("queued", "running"):
-                continue
-            if j["state"] != "done" or j["result"].get("attempt_id") is None:
-                me.errors.append("job %s ended %s" % (job, j["state"]))
+        # An eager learner sends a burst (checks of different exercises in several tabs).
+        picks = [(exercise, source)]
+        if me.eager and burst > 1:
+            picks = rnd.sample(sources, min(burst, len(sources)))
+        jobs = []
+        for exercise, source in picks:
+            st, body, hdr = classlab.request(base, "POST", "/api/exercises/%s/check" % exercise,
+                                             me.token, {"source": source})
+            if st == 400 and isinstance(body, dict) and body.get("attempt_id"):
+                me.acked.append(body["attempt_id"])
+            elif st == 429:
+                me.refused += 1
+                time.sleep(float(hdr.get("Retry-After", "1")))
+            elif st != 202:
+                me.errors.append("check: HTTP %d %s" % (st, str(body)[:200]))
             else:
-                me.acked.append(j["result"]["attempt_id"])
-                me.waits.append(j.get("wait_s", 0.0))
-            break
+                jobs.append(body["job"])
+                me.jobs.append(body["job"])
+        for n, job in enumerate(jobs):
+            while True:  # the page polls its job once a second
+                time.sleep(1.0)
+                st, j = page("/api/jobs/" + job)
+                if st != 200:
+                    me.errors.append("job %s: HTTP %d" % (job, st))
+                    break
+                if j["state"] in ("queued", "running"):
+                    continue
+                if j["state"] == "superseded":
+                    break
+                if j["state"] != "done" or j["result"].get("attempt_id") is None:
+                    me.errors.append("job %s ended %s" % (job, j["state"]))
+                else:
+                    me.acked.append(j["result"]["attempt_id"])
+                    # The first of a burst is what every learner waits for; the rest queue
+                    # behind the other learners by design (round-robin).
+                    (me.waits if n == 0 else me.burst_waits).append(j.get("wait_s", 0.0))
+                break
 
 
 def main():
@@ -92,6 +103,7 @@ def main():
     ap.add_argument("--duration", type=float, default=300)
     ap.add_argument("--think", type=float, default=30, help="mean seconds between checks")
     ap.add_argument("--eager", type=int, default=4, help="learners who check 4x as often")
+    ap.add_argument("--burst", type=int, default=3, help="checks an eager learner sends at once")
     ap.add_argument("--tolerance", type=float, default=0.25)
     ap.add_argument("--rss-mib", type=float, default=256)
     ap.add_argument("--sources", default="", help="exercises/ folder: use its *.cu files")
@@ -133,7 +145,8 @@ def main():
     t0 = time.time()
     end = t0 + a.duration
     threads = [threading.Thread(target=run_learner,
-                                args=(base, me, sources, end, a.think, random.Random(rnd.random())))
+                                args=(base, me, sources, end, a.think, random.Random(rnd.random()),
+                                      a.burst))
                for me in learners]
     for t in threads:
         t.start()
@@ -171,7 +184,8 @@ def main():
         per_learner[me.name] = {"eager": me.eager, "checks": len(me.waits),
                                 "attempts": len(me.acked), "refused_429": me.refused,
                                 "mean_wait_s": round(m, 4),
-                                "max_wait_s": round(max(me.waits), 4) if me.waits else 0.0}
+                                "max_wait_s": round(max(me.waits), 4) if me.waits else 0.0,
+                                "burst_waits_s": [round(w, 3) for w in me.burst_waits]}
         if m > 2 * mean_wait + a.tolerance:
             failures.append("unfair: %s waited %.3f s on average, the mean is %.3f s" %
                             (me.name, m, mean_wait))
