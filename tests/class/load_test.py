@@ -204,6 +204,8 @@ def main():
                "pages": len(pages), "p50_page_ms": round(percentile(pages, 50), 2),
                "p99_page_ms": round(p99, 2), "rss_mib_first": round(rss[0] / 1024.0, 1) if rss else 0,
                "rss_mib_max": round(rss_max, 1),
+               "rss_mib_by_quarter": [round(rss[min(len(rss) - 1, len(rss) * q // 4)] / 1024.0, 1)
+                                      for q in (1, 2, 3, 4)] if rss else [],
                "devices": sorted({r["device"] for r in rows}),
                "statuses": {s: sum(1 for r in rows if r["status"] == s)
                             for s in sorted({r["status"] for r in rows})},
