@@ -554,21 +554,34 @@ await test("exercise page: compile error with the learner's line; check without 
   ])
     assert(zh.includes(want), `zh page lacks ${want}`);
   await p.screenshot({ path: join(shots, "exercise-compile-error-zh.png"), fullPage: true });
-  // The reference solution compiles; without a GPU the check answers "no CUDA device".
+  // The starter compiles: the GPU part is a job in the one queue (202), its result at
+  // /api/jobs/<id>; without a GPU it says "no CUDA device".
   const r = await p.evaluate(async (token) => {
     const ex = await (await fetch("api/exercises/smem_reverse_static")).json();
+    const headers = { "Content-Type": "application/json", "X-Memlab-Token": token };
     const res = await fetch("api/exercises/smem_reverse_static/check", {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Memlab-Token": token },
+      headers,
       body: JSON.stringify({ source: ex.starter }),
     });
-    return { status: res.status, body: await res.json() };
+    const queued = await res.json();
+    let job = null;
+    for (let i = 0; i < 600 && res.status === 202; i++) {
+      job = await (await fetch(`api/jobs/${queued.job}`, { headers })).json();
+      if (job.state !== "queued" && job.state !== "running") break;
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    return { status: res.status, queued, job };
   }, server.token);
   const info = await p.evaluate(async () => (await fetch("api/info")).json());
+  assert(r.status === 202 && r.job && r.job.state === "done", JSON.stringify(r).slice(0, 400));
   if (info.device === null) {
-    assert(r.status === 503 && /no CUDA device/i.test(JSON.stringify(r.body)), JSON.stringify(r));
+    assert(
+      r.job.result.http_status === 503 && /no CUDA device/i.test(r.job.result.message),
+      JSON.stringify(r.job.result).slice(0, 400),
+    );
   } else {
-    assert(r.status === 200 && r.body.status !== "passed", `starter: ${JSON.stringify(r)}`);
+    assert(r.job.result.status !== "passed", `starter: ${JSON.stringify(r.job.result)}`);
   }
   await p.context().close();
 });
