@@ -22,6 +22,10 @@
 #                  the exercises' solutions and starters for CLASS_S (120) s through the one
 #                  queue, two of them in bursts of 3 (tests/class/load_test.py); per-learner
 #                  waits, attempts, statuses, RSS, page latency in class.json
+#   diagnose  420  the diagnosis of three broken kernels (issue 21 #5): matmul_tiled without
+#                  its barriers, vec_add writing c[n], transpose without its barrier; each
+#                  check's text, JSON (memlab's sentences, the sanitizers' raw output) and
+#                  the expected lines found or not                                        (new)
 #   hopper    330  the Hopper variants: their tests, memcheck/racecheck, runs beside the
 #                  baselines
 #   multigpu  560  (nvidia-h200-x2) topology, p2p/collectives tests and runs, --devices,
@@ -46,7 +50,7 @@ export MEMLAB_EXERCISE_WORKER="$ML" MEMLAB_BIN="$ML" PYTHONUNBUFFERED=1
 WORK=$(mktemp -d)
 T0=$SECONDS
 declare -A LIMIT=([tests]=240 [suite]=420 [quick]=150 [practice]=120 [claims]=120 [ncu]=240
-  [sanitize]=300 [serve]=150 [class]=240 [hopper]=330 [multigpu]=560)
+  [sanitize]=300 [serve]=150 [class]=240 [diagnose]=420 [hopper]=330 [multigpu]=560)
 find_tool() {  # find_tool NAME: on PATH, else the toolkit's
   local f
   command -v "$1" 2>/dev/null && return
@@ -271,6 +275,78 @@ part_class() {
     | tee -a "$LOG"
 }
 
+# diagnose: `memlab exercise check` of kernels broken on purpose, the diagnosis runs under
+# compute-sanitizer ($CS, put first on PATH); each case names the lines it must be found at.
+part_diagnose() {
+  local rc=0 t=$SECONDS src=$BUILD/exercises
+  mkdir -p "$DIR/cases"
+  # matmul_tiled without its two barriers: As written at 13, Bs at 14, both read at 15.
+  grep -v '__syncthreads' "$src/matmul_tiled/solution.cu" >"$DIR/cases/matmul_tiled.cu"
+  # vec_add's grid-stride loop with <= n: c[n] written, a[n] and b[n] read (line 3).
+  printf '%s\n' '__global__ void vec_add(const float* a, const float* b, float* c, int n) {' \
+    '  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += blockDim.x * gridDim.x)' \
+    '    c[i] = a[i] + b[i];' '}' >"$DIR/cases/vecadd_gridstride.cu"
+  # transpose without the barrier between the tile's store (line 7) and its load (line 10).
+  grep -v '__syncthreads' "$src/transpose_coalesced/solution.cu" >"$DIR/cases/transpose_coalesced.cu"
+  local cs_dir=""
+  [ -n "$CS" ] && [ -x "$CS" ] && cs_dir=$(dirname "$CS")
+  local name flag
+  for name in matmul_tiled vecadd_gridstride transpose_coalesced; do
+    flag=""
+    [ "$name" = vecadd_gridstride ] && flag=--sanitize  # its result is right: only --sanitize
+    cp "$DIR/cases/$name.cu" "$DIR/cases/kernel.cu"
+    step "diag_$name" 200 env PATH="${cs_dir:+$cs_dir:}$PATH" "$ML" exercise check "$name" \
+      "$DIR/cases/kernel.cu" --verify-only $flag --json "$DIR/cases/$name.json" || true
+    # A race that did not change this run's result leaves no failure to diagnose: ask again.
+    if [ -z "$flag" ] && ! python3 -c 'import json,sys; sys.exit(0 if "diagnosis" in json.load(open(sys.argv[1])) else 1)' \
+      "$DIR/cases/$name.json" 2>/dev/null; then
+      step "diag_${name}_sanitize" 200 env PATH="${cs_dir:+$cs_dir:}$PATH" "$ML" exercise check \
+        "$name" "$DIR/cases/kernel.cu" --verify-only --sanitize --json "$DIR/cases/$name.json" || true
+      cat "$DIR/diag_${name}_sanitize.log" >>"$LOG"
+    fi
+    cat "$DIR/diag_$name.log" >>"$LOG"
+  done
+  python3 - "$DIR/cases" "$OUT/diagnose.json" $((SECONDS - t)) "${CS:-}" <<'PY' | tee -a "$LOG"
+import json, os, sys
+d, out, secs, cs = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+# What each case must be diagnosed with: (tool, write/at line, read line or None).
+want = {"matmul_tiled": ("racecheck", {13, 14}, 15),
+        "vecadd_gridstride": ("memcheck", {3}, None),
+        "transpose_coalesced": ("racecheck", {7}, 10)}
+cases, ok = {}, True
+for name, (tool, lines, read) in want.items():
+    try:
+        r = json.load(open(os.path.join(d, name + ".json")))
+    except (OSError, ValueError) as e:
+        cases[name] = {"error": str(e)}
+        ok = False
+        continue
+    diag = r.get("diagnosis") or {}
+    found = []
+    for f in diag.get("hazards", []):
+        if f.get("tool") != tool:
+            continue
+        if tool == "racecheck":
+            w, rd = f.get("write", {}).get("line"), f.get("read", {}).get("line")
+            if w in lines and rd == read:
+                found.append(f.get("sentence"))
+        elif f.get("at", {}).get("line") in lines and f.get("at", {}).get("thread"):
+            found.append(f.get("sentence"))
+    runs = [{k: v for k, v in tr.items() if k != "output"} for tr in diag.get("tool_runs", [])]
+    cases[name] = {"status": r.get("status"), "message": r.get("message"),
+                   "diagnosis_reason": diag.get("reason"), "expected_found": bool(found),
+                   "sentences": diag.get("sentences", []), "tool_runs": runs,
+                   "raw": {tr.get("tool"): tr.get("output", "") for tr in diag.get("tool_runs", [])}}
+    ok = ok and bool(found)
+json.dump({"part": "diagnose", "ok": ok, "seconds": secs, "compute_sanitizer": cs or None,
+           "cases": cases}, open(out, "w"), indent=1)
+for name, c in cases.items():
+    print(f"diagnose {name}: {c.get('status')}; expected lines found: {c.get('expected_found')}")
+    for s in c.get("sentences", []):
+        print(f"  - {s}")
+PY
+}
+
 part_hopper() {
   local filter='Issue16/*:HopperWgmma.*:MatmulHopper.*' rc=0 t=$SECONDS
   gtests "$DIR/runs" "$filter" 60
@@ -368,7 +444,7 @@ while time.time() < end:
 
 parts=("$@")
 ((${#parts[@]})) || {
-  echo "usage: $0 PART... (tests suite quick practice claims ncu sanitize serve class hopper multigpu)" >&2
+  echo "usage: $0 PART... (tests suite quick practice claims ncu sanitize serve class diagnose hopper multigpu)" >&2
   exit 2
 }
 for PART in "${parts[@]}"; do

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "memlab/bench/physical.hpp"
 #include "memlab/bench/plan.hpp"
 #include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/check.hpp"
@@ -259,6 +260,15 @@ void Runner::run_point(const Experiment& e, const PlannedPoint& point, const Mea
     if (r.flops > 0) {
       r.gflops = r.flops / seconds / 1e9;
       r.pct_fp32_peak = 100.0 * r.flops / seconds / device_.peak_fp32_flops();
+    }
+    // A time no DRAM could deliver: the variant did not do the measured work (issue 21).
+    if (auto why =
+            impossible_bandwidth(r.bytes, seconds, r.cold, static_cast<double>(device_.l2_bytes),
+                                 device_.peak_bandwidth_bytes_per_s())) {
+      failed_ = true;
+      r.verified = false;
+      r.check_detail = *why;
+      r.notes.push_back(*why);
     }
     if (r.fits_in_l2 && r.bytes > 0) {
       r.notes.push_back("working set fits in L2: this may measure the cache, not DRAM");

@@ -29,6 +29,19 @@ struct NvmlPciInfo {
   char bus_id[32];
 };
 
+// nvmlProcessInfo_t of nvmlDeviceGetComputeRunningProcesses_v3 (R535+) and _v2's shorter form.
+struct NvmlProcessV3 {
+  unsigned pid;
+  unsigned long long used_memory;
+  unsigned gpu_instance, compute_instance;
+  unsigned long long cc_protected_memory;
+};
+struct NvmlProcessV2 {
+  unsigned pid;
+  unsigned long long used_memory;
+  unsigned gpu_instance, compute_instance;
+};
+
 struct Nvml {
   void* handle = nullptr;
   NvmlReturn (*init)() = nullptr;
@@ -45,6 +58,8 @@ struct Nvml {
   NvmlReturn (*numa_node)(NvmlDevice, unsigned*) = nullptr;
   NvmlReturn (*cpu_affinity)(NvmlDevice, unsigned, unsigned long*) = nullptr;
   NvmlReturn (*common_ancestor)(NvmlDevice, NvmlDevice, int*) = nullptr;
+  NvmlReturn (*processes_v3)(NvmlDevice, unsigned*, NvmlProcessV3*) = nullptr;
+  NvmlReturn (*processes_v2)(NvmlDevice, unsigned*, NvmlProcessV2*) = nullptr;
   bool ok = false;
 };
 
@@ -74,6 +89,8 @@ Nvml& nvml() {
     load(m.handle, m.numa_node, "nvmlDeviceGetNumaNodeId");
     load(m.handle, m.cpu_affinity, "nvmlDeviceGetCpuAffinity");
     load(m.handle, m.common_ancestor, "nvmlDeviceGetTopologyCommonAncestor");
+    load(m.handle, m.processes_v3, "nvmlDeviceGetComputeRunningProcesses_v3");
+    load(m.handle, m.processes_v2, "nvmlDeviceGetComputeRunningProcesses_v2");
     m.ok = m.init != nullptr && m.by_bus_id != nullptr && m.clock != nullptr && m.init() == 0;
     return m;
   }();
@@ -106,6 +123,28 @@ bench::ClockProbe make_clock_probe(const DeviceInfo& device) {
     if (m.reasons != nullptr && m.reasons(dev, &reasons) == 0) s.reasons = reasons;
     return s;
   };
+}
+
+std::optional<std::vector<unsigned>> compute_processes(const DeviceInfo& device) {
+  Nvml& n = nvml();
+  if (!n.ok) return std::nullopt;
+  NvmlDevice dev = device_handle(device);
+  if (dev == nullptr) return std::nullopt;
+  std::vector<unsigned> pids;
+  unsigned count = 64;
+  if (n.processes_v3 != nullptr) {
+    std::vector<NvmlProcessV3> p(count);
+    if (n.processes_v3(dev, &count, p.data()) != 0) return std::nullopt;
+    for (unsigned i = 0; i < count && i < p.size(); ++i) pids.push_back(p[i].pid);
+    return pids;
+  }
+  if (n.processes_v2 != nullptr) {
+    std::vector<NvmlProcessV2> p(count);
+    if (n.processes_v2(dev, &count, p.data()) != 0) return std::nullopt;
+    for (unsigned i = 0; i < count && i < p.size(); ++i) pids.push_back(p[i].pid);
+    return pids;
+  }
+  return std::nullopt;
 }
 
 std::optional<LiveClocks> read_live_clocks(const DeviceInfo& device) {

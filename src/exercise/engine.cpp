@@ -8,6 +8,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "exercise/diagnose.hpp"
 #include "exercise/nvrtc.hpp"
 #include "exercise/plan.hpp"
 #include "exercise/process.hpp"
@@ -26,21 +27,6 @@ std::string self_exe() {
   std::error_code ec;
   const fs::path p = fs::read_symlink("/proc/self/exe", ec);
   return ec ? std::string() : p.string();
-}
-
-std::string find_sanitizer() {
-  std::vector<std::string> dirs;
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream ss(path);
-    std::string d;
-    while (std::getline(ss, d, ':')) dirs.push_back(d);
-  }
-  dirs.push_back("/usr/local/cuda/bin");
-  for (const std::string& d : dirs) {
-    const fs::path p = fs::path(d) / "compute-sanitizer";
-    if (access(p.c_str(), X_OK) == 0) return p.string();
-  }
-  return {};
 }
 
 json diagnostics_json(const Compiled& c) {
@@ -151,7 +137,7 @@ CheckResult check(const std::string& name, const std::string& source, const Chec
   const bool sanitize = options.sanitize;
   std::string sanitizer;
   if (sanitize) {
-    sanitizer = find_sanitizer();
+    sanitizer = find_sanitizer(options.sanitizer);
     if (sanitizer.empty()) {
       r["notes"].push_back(
           "--sanitize: compute-sanitizer not found (PATH, /usr/local/cuda/bin); "
@@ -201,10 +187,20 @@ CheckResult check(const std::string& name, const std::string& source, const Chec
     for (auto it = result.begin(); it != result.end(); ++it) {
       if (it.key() != "event" && it.key() != "points") r[it.key()] = it.value();
     }
-    if (p.exited && p.exit_status == 86 && r.value("status", "") == "passed") {
-      return finish("sanitizer", "compute-sanitizer reported errors (see output)");
+    std::string status = r.value("status", "internal"), message = r.value("message", "");
+    if (p.exited && p.exit_status == 86 && status == "passed") {
+      status = "sanitizer";
+      message = "compute-sanitizer reported errors (see output)";
     }
-    return finish(r.value("status", "internal"), r.value("message", ""));
+    r["status"] = status;
+    if (json d = diagnose({e, source, options, exe, dir, last_phase, r}); !d.is_null()) {
+      r["diagnosis"] = std::move(d);
+    }
+    return finish(status, message);
+  }
+  r["status"] = "crash";
+  if (json d = diagnose({e, source, options, exe, dir, last_phase, r}); !d.is_null()) {
+    r["diagnosis"] = std::move(d);
   }
   if (p.signal != 0) {
     return finish("crash", fmt::format("the worker died of signal {} ({}) while: {}", p.signal,

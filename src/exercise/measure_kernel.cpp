@@ -2,16 +2,23 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
 
 #include "exercise/nvrtc.hpp"
 #include "memlab/bench/measure.hpp"
+#include "memlab/bench/physical.hpp"
 #include "memlab/bench/plan.hpp"
 #include "memlab/bench/runner.hpp"
 #include "memlab/common/error.hpp"
+#include "memlab/cuda/buffer.hpp"
 #include "memlab/cuda/check.hpp"
+#include "memlab/cuda/compare.hpp"
+#include "memlab/cuda/device.hpp"
 #include "memlab/cuda/event.hpp"
 
 namespace memlab::exercise {
@@ -101,6 +108,84 @@ void check_launch_fits(const LearnerKernel& k, const Launch& l) {
                                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                       static_cast<int>(l.shared_bytes), 0));
   }
+}
+
+// The kernel's outputs: its non-const pointer parameters, with a device copy of what the
+// verified launch wrote there. After every timed launch the harness counts on the GPU where the
+// output differs from that copy (issue 21, hole 4): every launch must redo the work, since the
+// output is poisoned before each one.
+class OutputWitness {
+ public:
+  OutputWitness(const Exercise& e, const Bound& b, cudaStream_t stream) {
+    const auto& params = e.spec.at("kernel").at("params");
+    for (std::size_t i = 0; i < params.size() && i < b.args.size(); ++i) {
+      const std::string type = params[i].at("type").get<std::string>();
+      if (type.find('*') == std::string::npos || type.find("const") != std::string::npos) continue;
+      const bench::KernelArg& a = b.args[i];
+      if (a.buffer_bytes == 0) continue;
+      Output o;
+      std::memcpy(&o.ptr, a.value.data(), sizeof o.ptr);
+      o.bytes = a.buffer_bytes;
+      o.as = type.rfind("float", 0) == 0 ? CompareAs::Float
+             : (type.find("int") != std::string::npos || type.find("unsigned") != std::string::npos)
+                 ? CompareAs::Word
+                 : CompareAs::Byte;
+      if (o.as != CompareAs::Byte && o.bytes % 4 != 0) o.as = CompareAs::Byte;
+      o.reference = DeviceBuffer<unsigned char>(o.bytes);
+      MEMLAB_CUDA_CHECK(
+          cudaMemcpyAsync(o.reference.get(), o.ptr, o.bytes, cudaMemcpyDeviceToDevice, stream));
+      outputs_.push_back(std::move(o));
+    }
+    mismatches_ = DeviceBuffer<unsigned long long>(kSlots);
+    mismatches_.fill_bytes(0, stream);
+  }
+  bool empty() const { return outputs_.empty(); }
+  // Counts the mismatches of the launch that just ran (in its own slot).
+  void compare(cudaStream_t stream) {
+    const std::size_t slot = launches_ < kSlots ? launches_ : kSlots - 1;
+    for (const Output& o : outputs_) {
+      count_mismatches(o.ptr, o.reference.get(), o.bytes, o.as, mismatches_.get() + slot, stream);
+    }
+    ++launches_;
+  }
+  // {launches compared, launches whose output was not the verified one}; synchronises.
+  std::pair<int, int> result(cudaStream_t stream) const {
+    std::vector<unsigned long long> host(kSlots);
+    MEMLAB_CUDA_CHECK(cudaMemcpyAsync(host.data(), mismatches_.get(),
+                                      kSlots * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                      stream));
+    MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    int bad = 0;
+    for (std::size_t i = 0; i < kSlots && i < launches_; ++i) bad += host[i] != 0 ? 1 : 0;
+    return {static_cast<int>(launches_), bad};
+  }
+
+ private:
+  static constexpr std::size_t kSlots = 4096;
+  struct Output {
+    void* ptr = nullptr;
+    std::size_t bytes = 0;
+    CompareAs as = CompareAs::Byte;
+    DeviceBuffer<unsigned char> reference;
+  };
+  std::vector<Output> outputs_;
+  DeviceBuffer<unsigned long long> mismatches_;
+  std::size_t launches_ = 0;
+};
+
+// The other processes NVML lists on the device (this worker and its parent left out). Empty when
+// NVML cannot tell, or when this worker is not among those listed (another pid namespace: the
+// list cannot be attributed).
+json other_gpu_processes(const DeviceInfo& device) {
+  json out = json::array();
+  const auto pids = compute_processes(device);
+  if (!pids) return out;
+  const auto self = static_cast<unsigned>(getpid()), parent = static_cast<unsigned>(getppid());
+  if (std::find(pids->begin(), pids->end(), self) == pids->end()) return out;
+  for (unsigned pid : *pids) {
+    if (pid != self && pid != parent) out.push_back(pid);
+  }
+  return out;
 }
 
 std::function<void()>& timeout_hook() {
@@ -202,9 +287,43 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
   bench::MeasureOptions mo = ro.measure;
   mo.flush_l2 = x.flush_l2;
   bench::L2Flusher flusher(static_cast<std::size_t>(device.l2_bytes));
-  const bench::Stats s = bench::measure([&](cudaStream_t st) { enqueue(k, b, pp.launch, st); },
-                                        stream, mo, mo.flush_l2 ? &flusher : nullptr)
-                             .stats;
+  // Every launch, warm-up and timed, is checked: before it (outside the timed region) the output
+  // of the previous one is compared with the verified output on the GPU, then poisoned.
+  OutputWitness witness(e, b, stream);
+  bool first = true;
+  auto prepare = [&](cudaStream_t st) {
+    if (!first) witness.compare(st);
+    first = false;
+    x.poison(*inst, p, st);
+  };
+  const json others_before = other_gpu_processes(device);
+  const bench::Measurement meas =
+      bench::measure([&](cudaStream_t st) { enqueue(k, b, pp.launch, st); }, stream, mo,
+                     mo.flush_l2 ? &flusher : nullptr, {}, prepare);
+  const bench::Stats& s = meas.stats;
+  witness.compare(stream);  // the last launch
+  if (json others = other_gpu_processes(device); !others.empty() || !others_before.empty()) {
+    for (const json& pid : others_before) {
+      if (std::find(others.begin(), others.end(), pid) == others.end()) others.push_back(pid);
+    }
+    m["gpu_shared"] = {
+        {"pids", others},
+        {"note", fmt::format("{} other process(es) had a context on the GPU while your kernel was "
+                             "timed (NVML): the time may be disturbed",
+                             others.size())}};
+  }
+  const auto [compared, skipped] = witness.result(stream);
+  m["launches_verified"] = compared;
+  if (witness.empty()) m["launches_verified"] = 0;
+  if (skipped > 0) {
+    m["verified"] = false;
+    m["skipped_work"] = skipped;
+    m["detail"] = fmt::format(
+        "{} of the {} launches timed after the output was poisoned left a wrong output: your "
+        "kernel did not do the measured work every time (a launch counter, a cached result?)",
+        skipped, compared);
+    return m;
+  }
   const bench::Variant* as = x.find_variant(check_as);
   const double bytes = bench::useful_bytes(x, *as, p);
   const double flops = bench::useful_flops(x, *as, p);
@@ -221,11 +340,35 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
   json yours = figures(s.median);
   yours["samples"] = s.samples;
   yours["cv"] = s.relative_stdev();
+  {
+    const double seconds = s.median * 1e-3;
+    auto why =
+        bench::impossible_bandwidth(bytes, seconds, meas.cold, static_cast<double>(device.l2_bytes),
+                                    device.peak_bandwidth_bytes_per_s());
+    if (!why) why = bench::impossible_fp32_rate(flops, seconds, device.peak_fp32_flops());
+    if (why) {
+      m["verified"] = false;
+      m["impossible"] = true;
+      m["yours"] = yours;
+      m["detail"] = *why;
+      return m;
+    }
+  }
   json variants = json::array();
   const json* best = nullptr;
   for (const bench::Record& r : records) {
     if (r.skipped) continue;  // does not apply at this point (e.g. cudaMemset for op=copy)
-    json v = figures(r.timed ? r.stats.median : 0.0);
+    // Each variant's own useful bytes and flops (a lesson's variants may differ in what they
+    // must move, e.g. coalescing's strided read), not those of the variant the check is judged as.
+    json v = {{"median_ms", r.timed ? r.stats.median : 0.0}};
+    if (r.timed && r.stats.median > 0) {
+      const double sec = r.stats.median * 1e-3;
+      if (r.bytes > 0) {
+        v["gbps"] = r.bytes / sec / 1e9;
+        v["pct_memcpy"] = 100.0 * v["gbps"].get<double>() / ceiling.gbps;
+      }
+      if (r.flops > 0) v["tflops"] = r.flops / sec / 1e12;
+    }
     v["variant"] = r.variant;
     v["description"] = r.description;
     v["verified"] = r.verified;

@@ -95,6 +95,29 @@ Plan make_plan(const Exercise& e) {
   return plan;
 }
 
+Plan only_points(Plan plan, const nlohmann::json& labels) {
+  if (!labels.is_array() || labels.empty()) return plan;
+  std::vector<PlannedPoint> kept;
+  for (const json& l : labels) {
+    const std::string label = l.get<std::string>();
+    bool found = false;
+    for (const PlannedPoint& pp : plan.points) {
+      if (pp.params.label() == label) {
+        kept.push_back(pp);
+        found = true;
+        break;
+      }
+    }
+    if (!found && plan.measure.params.label() == label) {
+      kept.push_back(plan.measure);
+      found = true;
+    }
+    if (!found) throw UsageError(fmt::format("points: {} is not a test point", label));
+  }
+  plan.points = std::move(kept);
+  return plan;
+}
+
 nlohmann::json plan_json(const Exercise& e) {
   const Plan plan = make_plan(e);
   json points = json::array();

@@ -30,6 +30,11 @@ struct Plan {
 // Throws UsageError when the exercise's points or launch rule are inconsistent with the lesson.
 Plan make_plan(const Exercise& e);
 Launch launch_at(const Exercise& e, const bench::Params& p);
+// The plan's test points named in `labels` (a JSON array of labels as PlannedPoint::params.label()
+// spells them; the measuring point's label counts too), in the plan's order; an empty or null
+// array keeps every point. Throws UsageError when a label names no point (the diagnosis runs ask
+// for one point: src/exercise/diagnose.cpp).
+Plan only_points(Plan plan, const nlohmann::json& labels);
 nlohmann::json launch_json(const Launch& l);
 
 }  // namespace memlab::exercise

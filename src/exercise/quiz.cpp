@@ -10,6 +10,7 @@
 #include "exercise/expr.hpp"
 #include "memlab/common/error.hpp"
 #include "memlab/exercise/engine.hpp"
+#include "memlab/model/api.hpp"
 #include "memlab/model/banks.hpp"
 #include "memlab/model/coalescing.hpp"
 #include "memlab/model/tiling.hpp"
@@ -61,6 +62,17 @@ double tiling_figure(const json& p, const std::string& field) {
   throw UsageError("quiz: tiling field " + field + " unknown");
 }
 
+// Any other model of `memlab model` (roofline, occupancy, timeline): the number `field` of the
+// "result" object that `memlab model NAME --json` prints for these parameters.
+double catalog_figure(const std::string& name, const json& p, const std::string& field) {
+  const json out = model::run(name, p);
+  const json& result = out.at("result");
+  if (!result.contains(field) || !result[field].is_number()) {
+    throw UsageError(fmt::format("quiz: {} field {} is not a number in its result", name, field));
+  }
+  return result[field].get<double>();
+}
+
 }  // namespace
 
 // The answer of one question: a model figure, or (model "arithmetic") an integer expression.
@@ -75,8 +87,11 @@ double model_answer(const json& q) {
   if (name == "arithmetic") {
     return static_cast<double>(eval_expr(m.at("expr").get<std::string>(), {}, "quiz"));
   }
-  throw UsageError(
-      fmt::format("quiz: model {} unknown (banks, coalescing, tiling, arithmetic)", name));
+  for (const model::ModelInfo& info : model::models()) {
+    if (info.name == name) return catalog_figure(name, params, field);
+  }
+  throw UsageError(fmt::format(
+      "quiz: model {} unknown (banks, coalescing, tiling, arithmetic or a memlab model)", name));
 }
 
 json quiz_json(const Exercise& e) {

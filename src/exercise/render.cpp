@@ -63,6 +63,16 @@ std::string render_check(const json& r) {
   if (r.contains("output"))
     out += "output of the worker:\n" + r["output"].get<std::string>() + "\n";
   out += fmt::format("{}: {}\n", status, r.value("message", ""));
+  if (r.contains("diagnosis")) {
+    const json& d = r["diagnosis"];
+    const json& s = d.value("sentences", json::array());
+    if (s.empty()) {
+      out += fmt::format("diagnosis: {}\n", d.value("reason", ""));
+    } else {
+      out += fmt::format("diagnosis ({}):\n", d.value("reason", ""));
+      for (const json& x : s) out += "  - " + x.get<std::string>() + "\n";
+    }
+  }
   return out;
 }
 

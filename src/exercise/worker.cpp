@@ -124,7 +124,8 @@ int run(const std::string& dir) {
       std::fflush(nullptr);
       _exit(0);  // the driver ends the running kernel with the process; no cudaFree waits for it
     });
-    const Plan plan = make_plan(e);
+    const Plan plan =
+        only_points(make_plan(e), req.value("points", json()));  // all, or those named
     Stream stream;
     const std::uint64_t seed = 0x5eedULL;
     json points = json::array();
@@ -159,6 +160,12 @@ int run(const std::string& dir) {
     r["measure"] = measure_learner(e, *x, k, plan.measure, dev, stream.get(), seed, deadline_s,
                                    [&](const std::string& what) { ev.phase(what); });
     const json& m = r["measure"];
+    if (m.contains("skipped_work") || m.value("impossible", false)) {
+      ev.result(r, "skipped_work",
+                fmt::format("at the measuring point {}: {}", plan.measure.params.label(),
+                            m.value("detail", "")));
+      return 0;
+    }
     if (!m.value("verified", false)) {
       ev.result(r, "wrong_result",
                 fmt::format("wrong result at the measuring point {}: {}",
@@ -166,9 +173,10 @@ int run(const std::string& dir) {
       return 0;
     }
     const bool met = m.at("target").value("met", false);
-    ev.result(r, met ? "passed" : "target_missed",
-              fmt::format("correct at {} test points; {}", points.size(),
-                          m.at("target").value("summary", "")));
+    std::string message = fmt::format("correct at {} test points; {}", points.size(),
+                                      m.at("target").value("summary", ""));
+    if (m.contains("gpu_shared")) message += "; " + m["gpu_shared"].value("note", "");
+    ev.result(r, met ? "passed" : "target_missed", message);
     return 0;
   } catch (const LearnerError& ex) {
     if (ex.status() == "timeout") {

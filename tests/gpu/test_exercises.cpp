@@ -20,6 +20,7 @@ CheckOptions options(bool measure = true) {
   o.worker = env != nullptr ? env : MEMLAB_BINARY;
   o.measure = measure;
   o.kernel_timeout_s = 3;
+  o.diagnose = false;  // the diagnosis runs are tested on their own (test_diagnosis.cpp)
   return o;
 }
 
@@ -86,6 +87,35 @@ __global__ void reverse_static(const float* in, float* out, int n) {
     const CheckResult good = check(e.name, e.solution, options(false));
     EXPECT_EQ(good.exit_code, 0) << render_check(good.json);
   }
+}
+
+// Issue 21, hole 4: a kernel that does its work for the verification launches and then returns
+// at once (a __device__ launch counter) kept the verified output in its buffer and passed with
+// 3909% of cudaMemcpy on the H200. Every launch is now checked: it must be caught.
+TEST(ExerciseGpuSafety, AKernelThatSkipsItsWorkAfterSomeLaunchesIsCaught) {
+  if (!have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  const Exercise& e = get("vecadd_gridstride");
+  // Do the work for every test point and the measuring point's verification, then stop.
+  const std::size_t honest = plan_json(e).at("points").size() + 1;
+  std::string src = e.solution;
+  const std::string head =
+      "__global__ void vec_add(const float* a, const float* b, float* c, int n) {";
+  const auto pos = src.find(head);
+  ASSERT_NE(pos, std::string::npos);
+  src.insert(pos + head.size(), "\n  if (memlab_launches >= " + std::to_string(honest) +
+                                    "u) return;\n  if (blockIdx.x == 0 && threadIdx.x == 0) "
+                                    "atomicAdd(&memlab_launches, 1u);");
+  src.insert(pos, "__device__ unsigned memlab_launches = 0;\n");
+  const CheckResult r = check(e.name, src, options());
+  EXPECT_EQ(r.exit_code, 1) << render_check(r.json);
+  EXPECT_EQ(r.json.value("status", ""), "skipped_work") << render_check(r.json);
+  EXPECT_NE(r.json.value("message", "").find("did not do the measured work"), std::string::npos)
+      << render_check(r.json);
+  std::printf("%s", render_check(r.json).c_str());
+  // The honest solution still passes, with every timed launch verified.
+  const CheckResult good = check(e.name, e.solution, options());
+  EXPECT_EQ(good.json.value("status", ""), "passed") << render_check(good.json);
+  EXPECT_GE(good.json["measure"].value("launches_verified", 0), 10) << good.json.dump(2);
 }
 
 }  // namespace

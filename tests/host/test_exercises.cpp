@@ -25,8 +25,8 @@ std::string temp_file(const std::string& name, const std::string& text) {
   return path;
 }
 
-TEST(ExerciseCatalogue, HasTwelveCompleteExercisesOverSevenLessons) {
-  ASSERT_GE(catalogue().size(), 12u);
+TEST(ExerciseCatalogue, HasSixteenCompleteExercisesOverNineLessons) {
+  ASSERT_GE(catalogue().size(), 16u);
   std::set<std::string> lessons;
   for (const Exercise& e : catalogue()) {
     lessons.insert(e.lesson());
@@ -35,7 +35,7 @@ TEST(ExerciseCatalogue, HasTwelveCompleteExercisesOverSevenLessons) {
     const std::string fails = e.spec.value("starter_fails", "");
     EXPECT_TRUE(fails == "wrong_result" || fails == "target_missed") << e.name;
   }
-  EXPECT_GE(lessons.size(), 7u);
+  EXPECT_GE(lessons.size(), 9u);
 }
 
 TEST(ExerciseCatalogue, QuizAnswersAreTheModels) {
@@ -103,6 +103,28 @@ TEST(ExerciseCatalogue, KnownModelFiguresInTheQuiz) {
   EXPECT_EQ(q.at(0).at("model_answer").get<double>(), 32.0);
   EXPECT_EQ(q.at(1).at("model_answer").get<double>(), 1.0);
   EXPECT_EQ(quiz_json(get("conv1d_halo")).at(0).at("model_answer").get<double>(), 32.0);
+}
+
+// Seeds 002 and 004 (issue 21 #8): figures a reader can check by hand, one per model the quizzes
+// use: 4 sectors for 32 consecutive floats, 32 for lanes 249 floats apart (coalescing), 0.25
+// FLOP/B for 2 flops per 8 bytes and the H200 FP32 ridge 66.9 TFLOP/s / 4.8 TB/s (roofline through
+// the model catalogue), 11680 idle threads of a 300 x 200 C in 32 x 32 blocks (arithmetic).
+TEST(ExerciseCatalogue, SeedQuizFiguresFromEachModel) {
+  const auto strided = quiz_json(get("strided_read"));
+  EXPECT_EQ(strided.at(0).at("model_answer").get<double>(), 4.0);
+  EXPECT_EQ(strided.at(2).at("model_answer").get<double>(), 32.0);
+  const auto naive = quiz_json(get("matmul_naive"));
+  EXPECT_EQ(naive.at(0).at("model_answer").get<double>(), 7.0 * 32 * 10 * 32 - 300 * 200);
+  EXPECT_DOUBLE_EQ(naive.at(3).at("model_answer").get<double>(), 0.25);
+  const auto speedup = quiz_json(get("matmul_speedup"));
+  EXPECT_DOUBLE_EQ(speedup.at(3).at("model_answer").get<double>(),
+                   132.0 * 128 * 2 * 1.98e9 / 4.8e12);
+  // A catalogue model with a field its result lacks, and a model nobody knows, are refused.
+  Exercise e = get("matmul_speedup");
+  e.spec["quiz"][3]["model"]["field"] = "no_such_field";
+  EXPECT_THROW(quiz_json(e), UsageError);
+  e.spec["quiz"][3]["model"]["name"] = "no_such_model";
+  EXPECT_THROW(quiz_json(e), UsageError);
 }
 
 TEST(ExerciseCatalogue, UnknownNameIsAUsageError) {

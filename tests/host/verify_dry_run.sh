@@ -16,7 +16,7 @@ ln -s "$build/memlab" "$tmp/stage/memlab"
 [ -e "$build/memlab-serve" ] && ln -s "$build/memlab-serve" "$tmp/stage/memlab-serve"
 ln -s "$build/tests/memlab_gpu_tests" "$tmp/stage/memlab_gpu_tests"
 ln -s "$src/exercises" "$tmp/stage/exercises"
-parts=(tests suite quick practice claims ncu sanitize hopper)
+parts=(tests suite quick practice claims ncu sanitize diagnose hopper)
 "$build/memlab" serve --help >/dev/null 2>&1 && parts+=(serve class) # built with the web lab
 # Only a few GPU tests and lessons: the point is the script's path, not the tests themselves.
 start=$SECONDS

@@ -14,13 +14,15 @@ const TYPES = {
   ".json": "application/json",
 };
 
-export function startMock({ dist, wasmDir, results, token }) {
+const json = (res, status, body) => {
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(JSON.stringify(body));
+};
+
+/** The one-person lab's routes and the static bundle (the class mock falls back to these). */
+export function baseHandler({ dist, wasmDir, results, token }) {
   const run = JSON.parse(readFileSync(results, "utf8"));
-  const json = (res, status, body) => {
-    res.writeHead(status, { "Content-Type": "application/json" });
-    res.end(JSON.stringify(body));
-  };
-  const server = createServer((req, res) => {
+  return (req, res) => {
     const url = new URL(req.url, "http://x");
     const p = url.pathname;
     if (p === "/api/info") return json(res, 200, { device: null, reason: "no CUDA device (mock)" });
@@ -63,6 +65,16 @@ export function startMock({ dist, wasmDir, results, token }) {
       );
       return json(res, 200, { ...claims, run: url.searchParams.get("run") ?? undefined });
     }
+    // One exercise from the fixture of a diagnosed check (tests/host/test_diagnosis_runs.cpp).
+    const diag = JSON.parse(
+      readFileSync(join(import.meta.dirname, "fixtures/check-diagnosis.json"), "utf8"),
+    );
+    if (p === `/api/exercises/${diag.exercise.name}`) return json(res, 200, diag.exercise);
+    if (p === `/api/exercises/${diag.exercise.name}/check` && req.method === "POST") {
+      if (req.headers["x-memlab-token"] !== token)
+        return json(res, 403, { error: "token: missing or wrong", parameter: "token" });
+      return json(res, 200, diag.check);
+    }
     if (p.startsWith("/api/exercises")) return json(res, 501, { error: "not built yet" });
     if (p.startsWith("/api/")) return json(res, 404, { error: "no route" });
     let file =
@@ -74,7 +86,12 @@ export function startMock({ dist, wasmDir, results, token }) {
     if (!existsSync(file)) return json(res, 404, { error: "no file" });
     res.writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream" });
     res.end(readFileSync(file));
-  });
+  };
+}
+
+export function startMock(opts) {
+  const server = createServer(baseHandler(opts));
+  const { token } = opts;
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () =>
       resolve({ server, url: `http://127.0.0.1:${server.address().port}/?token=${token}` }),

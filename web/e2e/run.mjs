@@ -22,7 +22,9 @@ import { gunzipSync } from "node:zlib";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMock, mockReport } from "./mock-server.mjs";
+import { diagnosisTest } from "./diagnosis.mjs";
 import { screenshots } from "./screenshots.mjs";
+import { classTests } from "./class.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const web = resolve(here, "..");
@@ -585,6 +587,12 @@ await test("exercise page: compile error with the learner's line; check without 
   }
   await p.context().close();
 });
+
+await test("exercise page: a diagnosed check names the learner's lines (de, en, zh)", () =>
+  diagnosisTest({ page, go, lang, assert, shots, here }));
+
+// The class lab (class-mock.mjs until memlab serve --class is merged): learner and teacher.
+await classTests({ page, test, assert, web, repo, shots, docImg });
 
 await test("screenshots of every page (de, en, zh; 1400 px and 420 px)", () =>
   screenshots({ page, go, lang, lessons: LESSONS, shots, docImg }));

@@ -1,5 +1,5 @@
 // The HTTP API of `memlab serve` (contract 2 in TEAM.md).
-import { tokenHeaders } from "./token";
+import { browserStores, tokenHeaders } from "./token";
 
 export class ApiError extends Error {
   constructor(
@@ -7,20 +7,25 @@ export class ApiError extends Error {
     public status: number,
     public parameter: string = "",
     public body: unknown = null,
+    /** Retry-After in seconds (429), or null. */
+    public retryAfter: number | null = null,
   ) {
     super(message);
   }
 }
 
-function session(): Storage | null {
-  try {
-    return sessionStorage;
-  } catch {
-    return null;
-  }
+/** The token's header when one is known (a class lab needs it on every route). */
+function auth(): Record<string, string> {
+  const { store, kept } = browserStores();
+  return store ? tokenHeaders(store, kept) : {};
 }
 
 async function handle<T>(res: Response): Promise<T> {
+  return (await handleStatus<T>(res)).body;
+}
+
+/** The answer's body and status (202 queued and 200 done differ for a check). */
+async function handleStatus<T>(res: Response): Promise<{ status: number; body: T }> {
   const text = await res.text();
   let body: unknown = null;
   try {
@@ -30,30 +35,49 @@ async function handle<T>(res: Response): Promise<T> {
   }
   if (!res.ok) {
     const b = (body ?? {}) as { error?: string; parameter?: string };
-    throw new ApiError(b.error ?? `HTTP ${res.status}`, res.status, b.parameter ?? "", body);
+    const retry = Number(res.headers.get("Retry-After"));
+    throw new ApiError(
+      b.error ?? `HTTP ${res.status}`,
+      res.status,
+      b.parameter ?? "",
+      body,
+      res.headers.has("Retry-After") && Number.isFinite(retry) ? retry : null,
+    );
   }
-  return body as T;
+  return { status: res.status, body: body as T };
 }
 
-/** GET with the token when the page has one (a job's state and a class lab's pages are the
- * token holder's; the lab's content needs none). */
 export async function apiGet<T>(path: string): Promise<T> {
-  const store = session();
-  const headers: Record<string, string> = {
-    Accept: "application/json",
-    ...(store ? tokenHeaders(store) : {}),
-  };
-  return handle<T>(await fetch(path, { headers }));
+  return handle<T>(await fetch(path, { headers: { Accept: "application/json", ...auth() } }));
 }
 
-export async function apiPost<T>(path: string, body: unknown, withToken = false): Promise<T> {
-  const store = session();
+/** A GET whose answer is a file (the class's CSV/JSON export): the text, or an ApiError. */
+export async function apiText(path: string): Promise<string> {
+  const res = await fetch(path, { headers: auth() });
+  if (!res.ok) await handle<unknown>(res);
+  return res.text();
+}
+
+function postInit(body: unknown, withToken = true): RequestInit {
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
     Accept: "application/json",
-    ...(withToken && store ? tokenHeaders(store) : {}),
+    ...(withToken ? auth() : {}),
   };
-  return handle<T>(await fetch(path, { method: "POST", headers, body: JSON.stringify(body) }));
+  return { method: "POST", headers, body: JSON.stringify(body ?? {}) };
+}
+
+/** POST, with the token unless `withToken` is false (#/join sends none). */
+export async function apiPost<T>(path: string, body: unknown, withToken = true): Promise<T> {
+  return handle<T>(await fetch(path, postInit(body, withToken)));
+}
+
+/** POST, answering the status too (a check: 202 queued, or 200 from a server without a queue). */
+export async function apiPostStatus<T>(
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: T }> {
+  return handleStatus<T>(await fetch(path, postInit(body)));
 }
 
 export interface DeviceInfo {

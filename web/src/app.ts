@@ -1,5 +1,6 @@
 // Shared state of the page: mode, models, device, the runs it can show.
-import { apiGet, deviceOf, type DeviceInfo } from "./api";
+import { apiGet, ApiError, deviceOf, type DeviceInfo } from "./api";
+import { whoFrom, type Me } from "./classlab";
 import { parseClaims, type ClaimsJson } from "./claims";
 import { lessonOf, parseCatalogue, type Catalogue, type LessonDecl } from "./lessons";
 import type { Mode, ReportData } from "./mode";
@@ -19,6 +20,10 @@ export interface App {
   models: Models;
   device: DeviceInfo | null;
   deviceReason: string;
+  /** GET /api/me: the role in a class lab; null in the one-person lab (or a report). */
+  me: Me | null;
+  /** The class lab refused this browser's token (none, expired or revoked): #/join. */
+  signedOut: boolean;
   report: ReportData;
   /** Runs the page can show: the report's, or the server's results folder. */
   listRuns(): Promise<ResultEntry[]>;
@@ -43,6 +48,8 @@ export function makeApp(mode: Mode, models: Models, report: ReportData): App {
     models,
     device: null,
     deviceReason: "",
+    me: null,
+    signedOut: false,
     report,
     async listRuns() {
       if (mode === "report") {
@@ -137,4 +144,17 @@ export async function loadDevice(app: App): Promise<void> {
 /** Whether "measure on this GPU" can be offered: serve mode with a device. */
 export function canMeasure(app: App): boolean {
   return app.mode === "serve" && app.device !== null;
+}
+
+/** Who this browser is (GET /api/me); a server without the route leaves the one-person lab. */
+export async function loadMe(app: App): Promise<void> {
+  if (app.mode === "report") return;
+  let who;
+  try {
+    who = whoFrom(200, await apiGet<unknown>("api/me"));
+  } catch (e) {
+    who = whoFrom(e instanceof ApiError ? e.status : 0, null);
+  }
+  app.me = who.me;
+  app.signedOut = who.signedOut;
 }

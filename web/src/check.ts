@@ -1,7 +1,6 @@
 // The exercise check's JSON (POST /api/exercises/<name>/check, as `memlab exercise check --json`)
 // turned into what the exercise page shows: verdict, compiler diagnostics, the points checked and
 // the learner's kernel as one more bar among the lesson's variants (records for the ladder).
-import { ApiError, apiGet, apiPost } from "./api";
 import type { RunJson, RunRecord } from "./records";
 
 interface Figures {
@@ -43,75 +42,6 @@ export interface CheckJson {
 }
 
 export const YOURS = "yours";
-
-/** POST /api/exercises/<name>/check's 202 answer: the check waits in the one GPU queue. */
-export interface QueuedCheck {
-  job: string;
-  state?: string;
-  position?: number | null;
-  eta_s?: number | null;
-  superseded?: string[];
-}
-
-/** GET /api/jobs/<id> (docs/class-lab.md). */
-export interface JobJson {
-  id: string;
-  kind?: string;
-  state: string; // queued | running | done | failed | cancelled | superseded
-  position?: number | null;
-  eta_s?: number | null;
-  result?: (CheckJson & { attempt_id?: number | null; http_status?: number }) | null;
-  error?: string;
-}
-
-export interface CheckDeps {
-  post: <T>(path: string, body: unknown, withToken: boolean) => Promise<T>;
-  get: <T>(path: string) => Promise<T>;
-  sleep: (ms: number) => Promise<void>;
-}
-
-const defaultDeps: CheckDeps = {
-  post: apiPost,
-  get: apiGet,
-  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-};
-
-/**
- * Sends the check and follows its job until it ends. A compile error comes back at once (an
- * ApiError 400 with the check JSON, as before); otherwise `onQueue(position, eta_s)` reports the
- * place in the queue while it waits (position 0: next or running). A result whose HTTP status
- * would have been an error (503 no device, 500) throws an ApiError carrying the check JSON.
- */
-export async function runCheck(
-  name: string,
-  body: { source: string; sanitize?: boolean },
-  onQueue: (position: number, etaS: number | null) => void,
-  deps: CheckDeps = defaultDeps,
-): Promise<CheckJson> {
-  const queued = await deps.post<QueuedCheck>(
-    `api/exercises/${encodeURIComponent(name)}/check`,
-    body,
-    true,
-  );
-  onQueue(queued.position ?? 0, queued.eta_s ?? null);
-  for (;;) {
-    await deps.sleep(500);
-    const job = await deps.get<JobJson>(`api/jobs/${encodeURIComponent(queued.job)}`);
-    if (job.state === "queued" || job.state === "running") {
-      onQueue(job.position ?? 0, job.eta_s ?? null);
-      continue;
-    }
-    const result = job.result ?? null;
-    if (job.state !== "done" || !result) {
-      throw new ApiError(job.error ?? `check ${job.state}`, 500, "", result);
-    }
-    const status = result.http_status ?? 200;
-    if (status >= 400) {
-      throw new ApiError(result.error ?? result.message ?? `HTTP ${status}`, status, "", result);
-    }
-    return result;
-  }
-}
 
 /** "n=1024, k=5" or "n=1024 k=5" -> {n: "1024", k: "5"}. */
 export function parsePoint(point: string | undefined): Record<string, string> {
@@ -170,4 +100,149 @@ export function checkView(r: CheckJson): CheckView {
     points: (r.points ?? []).map((p) => ({ point: p.point, ok: p.ok, detail: p.detail ?? "" })),
     run,
   };
+}
+
+// ---- Queued checks (the class lab: POST answers 202 {job, position, eta_s}; GET /api/jobs/<id>
+// until the job ends). A server without a queue answers the check itself (200, or 400 with the
+// compile error's JSON): submitCheck() takes both.
+
+export type JobState = "queued" | "running" | "done" | "failed" | "cancelled" | "superseded";
+
+export interface JobJson {
+  id: string | number;
+  kind?: string;
+  owner?: string;
+  state: JobState;
+  position?: number;
+  eta_s?: number;
+  progress?: unknown[];
+  result?: (CheckJson & { attempt_id?: string | number }) | null;
+  error?: string;
+  [k: string]: unknown;
+}
+
+export interface Queued {
+  job: string | number;
+  position?: number;
+  eta_s?: number;
+  superseded?: (string | number)[];
+}
+
+export interface CheckOutcome {
+  /** How the job ended (a server without a queue: "done"). */
+  state: Exclude<JobState, "queued" | "running">;
+  /** The check's JSON (also for a compile error); null when the job ended without one. */
+  result: CheckJson | null;
+  attemptId: string | null;
+  job: string | null;
+  error: string;
+}
+
+export interface CheckDeps {
+  /** POST the request: status and body; throws ApiError on 4xx/5xx (the compile error: 400). */
+  post(path: string, body: unknown): Promise<{ status: number; body: unknown }>;
+  get(path: string): Promise<JobJson>;
+  sleep(ms: number): Promise<void>;
+  /** Each state the job is seen in (queued with its place, running with its progress). */
+  onUpdate?(job: JobJson, superseded: (string | number)[]): void;
+  /** Set to stop polling (the page was left); the outcome is then "cancelled". */
+  stopped?(): boolean;
+}
+
+const ENDED = new Set<JobState>(["done", "failed", "cancelled", "superseded"]);
+
+/** How long to wait before asking again: soon when running, about a quarter of the wait else. */
+export function pollDelay(job: Pick<JobJson, "state" | "eta_s">): number {
+  if (job.state === "running") return 500;
+  const eta = (job.eta_s ?? 2) * 250;
+  return Math.max(500, Math.min(3000, eta));
+}
+
+function isCheck(x: unknown): x is CheckJson {
+  return !!x && typeof x === "object" && typeof (x as CheckJson).status === "string";
+}
+
+function ended(job: JobJson): CheckOutcome {
+  const r = job.result;
+  return {
+    state: job.state as CheckOutcome["state"],
+    result: isCheck(r) ? r : null,
+    attemptId: r && r.attempt_id !== undefined ? String(r.attempt_id) : null,
+    job: String(job.id),
+    error: job.error ?? (isCheck(r) ? "" : typeof r === "string" ? r : ""),
+  };
+}
+
+/** Follows job `id` until it ends (a check, a class claims run). Three failed polls in a row throw. */
+export async function waitJob(
+  id: string | number,
+  deps: CheckDeps,
+  first?: JobJson,
+  superseded: (string | number)[] = [],
+): Promise<JobJson> {
+  let job: JobJson = first ?? { id, state: "queued" };
+  let errors = 0;
+  for (;;) {
+    if (ENDED.has(job.state)) return job;
+    deps.onUpdate?.(job, superseded);
+    await deps.sleep(pollDelay(job));
+    if (deps.stopped?.()) return { ...job, state: "cancelled" };
+    try {
+      job = await deps.get(`api/jobs/${encodeURIComponent(String(id))}`);
+      errors = 0;
+    } catch (e) {
+      const status = (e as { status?: number }).status;
+      if (status === 404 || ++errors >= 3) throw e;
+    }
+  }
+}
+
+/** The one path of a check: POST, then (202) the job's place and progress until it ends. */
+export async function submitCheck(
+  name: string,
+  request: { source: string; file_name?: string; sanitize?: boolean },
+  deps: CheckDeps,
+): Promise<CheckOutcome> {
+  const path = `api/exercises/${encodeURIComponent(name)}/check`;
+  let answer: { status: number; body: unknown };
+  try {
+    answer = await deps.post(path, request);
+  } catch (e) {
+    // A server without a queue answers a compile error with 400 and the check's JSON.
+    const body = (e as { body?: unknown }).body;
+    if (isCheck(body) && body.compile)
+      return { state: "done", result: body, attemptId: null, job: null, error: "" };
+    throw e;
+  }
+  if (answer.status !== 202) {
+    const r = answer.body as CheckJson & { attempt_id?: string | number };
+    return {
+      state: "done",
+      result: isCheck(r) ? r : null,
+      attemptId: r?.attempt_id !== undefined ? String(r.attempt_id) : null,
+      job: null,
+      error: isCheck(r) ? "" : "the server's answer is not a check",
+    };
+  }
+  const q = answer.body as Queued;
+  const first: JobJson = { id: q.job, state: "queued", position: q.position, eta_s: q.eta_s };
+  return ended(await waitJob(q.job, deps, first, q.superseded ?? []));
+}
+
+/** "40 s", "3 min": a wait as the queue line says it. */
+export function etaText(s: number | undefined): string {
+  if (s === undefined || !Number.isFinite(s) || s < 0) return "";
+  if (s < 60) return `${Math.max(1, Math.round(s))} s`;
+  return `${Math.round(s / 60)} min`;
+}
+
+/** The last progress line of a job (a string, or {stage|message|line}). */
+export function lastProgress(job: Pick<JobJson, "progress">): string {
+  const p = job.progress?.[job.progress.length - 1];
+  if (typeof p === "string") return p;
+  if (p && typeof p === "object") {
+    const o = p as Record<string, unknown>;
+    for (const k of ["message", "stage", "line"]) if (typeof o[k] === "string") return o[k];
+  }
+  return "";
 }

@@ -2,11 +2,7 @@
 // inlined "claims" of a run). Pure data logic here; the DOM is in pages/claims.ts.
 
 export type Verdict =
-  | "holds"
-  | "holds with a different number"
-  | "does not hold"
-  | "no record"
-  | "not testable here";
+  "holds" | "holds with a different number" | "does not hold" | "no record" | "not testable here";
 
 export interface Claim {
   id: string;

@@ -19,3 +19,11 @@ export function createEditor(
     ],
   });
 }
+
+/** Selects line `n` (1-based) of the editor and scrolls it into view (a diagnosis' line link). */
+export function showLine(view: EditorView, n: number): void {
+  if (n < 1 || n > view.state.doc.lines) return;
+  const line = view.state.doc.line(n);
+  view.dispatch({ selection: { anchor: line.from, head: line.to }, scrollIntoView: true });
+  view.focus();
+}

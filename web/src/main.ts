@@ -4,8 +4,9 @@ import { h, clear } from "./dom";
 import { initLanguage, languages, lang, onLanguageChange, setLanguage, t } from "./i18n";
 import { detectMode, reportData } from "./mode";
 import { lazyModels } from "./models";
-import { takeToken } from "./token";
-import { makeApp, loadDevice, type App } from "./app";
+import { browserStores, forgetToken, getToken, takeToken } from "./token";
+import { makeApp, loadDevice, loadMe, type App } from "./app";
+import { navFor } from "./classlab";
 import { HOME, routes, parseHash, type Page } from "./router";
 import { EXPLAINERS } from "./claims";
 import { claimsAside } from "./pages/claims";
@@ -13,6 +14,7 @@ import { KNOWN_SCHEMAS, SchemaError } from "./records";
 
 function takeTokenFromUrl(): void {
   try {
+    // A sign-in link (#token=...) replaces a class token kept from an earlier #/join.
     const cleaned = takeToken(location.href, sessionStorage);
     if (cleaned) history.replaceState(null, "", cleaned);
   } catch {
@@ -33,7 +35,64 @@ const NAV: [string, string][] = [
   ["#/compare", "nav.compare"],
   ["#/run", "nav.run"],
   ["#/exercises", "nav.exercises"],
+  ["#/queue", "nav.queue"],
+  ["#/class", "nav.class"],
+  ["#/join", "nav.join"],
 ];
+const ONE_PERSON = NAV.slice(0, 12).map(([href]) => href);
+const SERVE_ONLY = new Set(["#/run", "#/exercises"]);
+
+/** The links of this role (the one-person lab: as before; signed out of a class: + join). */
+function navLinks(app: App): [string, string][] {
+  const shown = [
+    ...(app.mode === "serve"
+      ? navFor(ONE_PERSON, app.me)
+      : ONE_PERSON.filter((h) => !SERVE_ONLY.has(h))),
+  ];
+  if (app.signedOut) shown.push("#/join");
+  return NAV.filter(([href]) => shown.includes(href));
+}
+/** The signed-in person (a class lab): name, role, sign out. */
+function whoBox(app: App): HTMLElement | null {
+  const me = app.me;
+  if (!me || me.role === "owner") return null;
+  const out = h(
+    "button",
+    {
+      type: "button",
+      class: "link",
+      "data-testid": "sign-out",
+      onclick: () => {
+        const { store, kept } = browserStores();
+        if (store) forgetToken(store, kept);
+        location.hash = "#/join";
+        location.reload();
+      },
+    },
+    t("class.sign_out"),
+  );
+  return h(
+    "div",
+    { class: "who", "data-testid": "who", "data-role": me.role },
+    `${me.name ?? ""} · ${t(`class.role.${me.role}`)}`,
+    " ",
+    out,
+  );
+}
+
+/** Signed out of a class lab: why, and where to join. */
+function signedOutBanner(app: App): HTMLElement | null {
+  if (!app.signedOut || location.hash.startsWith("#/join")) return null;
+  const { store, kept } = browserStores();
+  const had = store ? getToken(store, kept) !== null : false;
+  return h(
+    "p",
+    { class: "callout banner", "data-testid": "signed-out" },
+    t(had ? "class.token_refused" : "class.not_signed_in"),
+    " ",
+    h("a", { href: "#/join" }, t("class.join_link")),
+  );
+}
 
 function header(app: App): HTMLElement {
   const bare = location.hash.replace(/^#/, "") === "";
@@ -42,17 +101,15 @@ function header(app: App): HTMLElement {
   const nav = h(
     "nav",
     { class: "nav" },
-    NAV.filter(([href]) => app.mode === "serve" || !["#/run", "#/exercises"].includes(href)).map(
-      ([href, key]) =>
-        h(
-          "a",
-          {
-            href,
-            class:
-              current === href || (href !== "#/" && current.startsWith(href)) ? "active" : null,
-          },
-          t(key),
-        ),
+    navLinks(app).map(([href, key]) =>
+      h(
+        "a",
+        {
+          href,
+          class: current === href || (href !== "#/" && current.startsWith(href)) ? "active" : null,
+        },
+        t(key),
+      ),
     ),
   );
   const langs = h(
@@ -85,7 +142,7 @@ function header(app: App): HTMLElement {
     { class: "top" },
     h("a", { class: "brand", href: "#/" }, "memlab"),
     nav,
-    h("div", { class: "top-right" }, status, langs),
+    h("div", { class: "top-right" }, whoBox(app), status, langs),
   );
 }
 
@@ -99,7 +156,7 @@ async function main(): Promise<void> {
   root.append(h("p", { class: "loading" }, "…"));
   // The models load in the background: the page renders at once, figures follow when ready.
   const app = makeApp(mode, lazyModels(mode), report);
-  await loadDevice(app);
+  await Promise.all([loadDevice(app), loadMe(app)]);
 
   let renderId = 0;
   let cleanup: (() => void) | void = undefined;
@@ -117,6 +174,8 @@ async function main(): Promise<void> {
     const main = h("main", { class: "page", "data-page": page || HOME });
     clear(root);
     root.append(header(app), main);
+    const banner = signedOutBanner(app);
+    if (banner) main.append(banner);
     try {
       cleanup = await p.render(main, app, arg);
       // Beside each explainer of seed 001: the course's claims about it and their verdicts
@@ -145,6 +204,10 @@ async function main(): Promise<void> {
     }
     if (id === renderId) document.body.dataset.ready = "1";
   }
+  // #/join signed someone in: the header (role, navigation) again, the page stays.
+  window.addEventListener("memlab:who", () => {
+    root.querySelector("header.top")?.replaceWith(header(app));
+  });
   window.addEventListener("hashchange", () => {
     document.body.dataset.ready = "";
     void render();

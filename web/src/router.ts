@@ -1,5 +1,6 @@
 // Hash routes (TEAM.md contract 3): #/, #/coalescing, ..., #/lesson/<name>, #/exercise/<name>,
-// #/claims[/<run id>], #/summary[/<run id>] (a report without a hash opens there).
+// #/claims[/<run id>], #/summary[/<run id>] (a report without a hash opens there); the class lab's
+// #/join[/<code>], #/queue, #/class (the teacher).
 import type { App } from "./app";
 import * as hierarchy from "./pages/hierarchy";
 import * as coalescing from "./pages/coalescing";
@@ -15,6 +16,9 @@ import * as exercises from "./pages/exercises";
 import * as exercise from "./pages/exercise";
 import * as claims from "./pages/claims";
 import * as summary from "./pages/summary";
+import * as join from "./pages/join";
+import * as queue from "./pages/queue";
+import * as klass from "./pages/class";
 import { EXPLAINERS } from "./claims";
 
 /** The page of "#/": the first explainer (the memory hierarchy table). */
@@ -44,6 +48,9 @@ export const routes: Record<string, Page> = {
   exercise,
   claims,
   summary,
+  join,
+  queue,
+  class: klass,
 };
 
 /** "#/lesson/<name>" -> {page: "lesson", arg: "<name>"}; "#/" -> {page: HOME}. */

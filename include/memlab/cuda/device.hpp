@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "memlab/cuda/device_info.hpp"
 
@@ -23,5 +24,10 @@ struct LiveClocks {
   int pcie_max_width = 0;
 };
 std::optional<LiveClocks> read_live_clocks(const DeviceInfo& device);
+
+// The processes with a compute context on the device, as NVML lists them (pids in the driver's
+// view); nullopt when NVML cannot tell. Used to flag a timing taken while another process may
+// have used the GPU.
+std::optional<std::vector<unsigned>> compute_processes(const DeviceInfo& device);
 
 }  // namespace memlab

@@ -77,10 +77,17 @@ struct CheckOptions {
   std::string worker;                   // executable with the hidden `exercise-worker`
                                         // subcommand; empty: this process's executable
   bool sanitize = false;                // worker under compute-sanitizer (verify only)
-  bool measure = true;                  // false: verify only
-  double kernel_timeout_s = 10;         // one launch of the learner's kernel
-  double total_timeout_s = 240;         // the whole worker (killed after)
-  std::string arch;                     // NVRTC target for the host compile; empty: sm_90
+  // A failed check (wrong result, CUDA error, crash; with `sanitize` every check that ran the
+  // kernel) is run again under compute-sanitizer's racecheck / synccheck / memcheck on its
+  // smallest failing test point, and the hazards are said in the learner's lines: json
+  // "diagnosis" (include/memlab/exercise/diagnosis.hpp). Never changes the status or exit code.
+  bool diagnose = true;
+  std::string sanitizer;             // compute-sanitizer to use; empty: PATH, /usr/local/cuda/bin
+  double diagnosis_timeout_s = 120;  // each sanitizer run (the kernel's limit there: 3/4 of it)
+  bool measure = true;               // false: verify only
+  double kernel_timeout_s = 10;      // one launch of the learner's kernel
+  double total_timeout_s = 240;      // the whole worker (killed after)
+  std::string arch;                  // NVRTC target for the host compile; empty: sm_90
   // The server's queue (issue 22): the job's cancel flag (the worker is killed once it is set;
   // status "cancelled"), and `compiled`: the caller's compile_json of this source was ok, so the
   // host compile is not repeated (the worker compiles for itself in any case).
@@ -88,16 +95,19 @@ struct CheckOptions {
   bool compiled = false;
 };
 
-// Exit codes: 0 correct and target met; 1 wrong result, time limit, illegal address, crash,
-// launch failure, target missed, or cancelled; 2 source too large or compile error (json
-// "diagnostics" with the learner's line numbers); 3 no CUDA device; 4 internal error.
+// Exit codes: 0 correct and target met; 1 wrong result, skipped work (a launch that did not redo
+// the work, or an impossible time), time limit, illegal address, crash, launch failure, target
+// missed, cancelled, or (--sanitize) memcheck errors in a kernel that passed; 2 source too large or compile
+// error (json "diagnostics" with the learner's line numbers); 3 no CUDA device; 4 internal error.
+// The diagnosis runs change none of them: a sanitizer that finds nothing, times out or is missing
+// is said in json "diagnosis" ("reason"), never as a status.
 struct CheckResult {
   int exit_code = 0;
   nlohmann::json json;
 };
 CheckResult check(const std::string& name, const std::string& source, const CheckOptions& options);
 
-// Human-readable text of a check result, `lang` "en" or "de" for the target line.
+// Human-readable text of a check result (English): the verdict, then the diagnosis' sentences.
 std::string render_check(const nlohmann::json& result);
 
 // The hidden `memlab exercise-worker DIR` subcommand (request.json in, events.jsonl out).

@@ -3,6 +3,8 @@
 //   misalignment  stride 1, the window shifted by 0..32 elements from 128-byte alignment
 #include <fmt/format.h>
 
+#include <climits>
+
 #include "coalescing/kernels.cuh"
 #include "coalescing/reference.hpp"
 #include "memlab/bench/experiment.hpp"
@@ -134,6 +136,40 @@ std::optional<bench::Prediction> predict(const Params& p, bool copy,
   return pr;
 }
 
+// The element type a learner's kernel names for an element size (memlab exercise; the exercises
+// fix elem = 4: float, as the seeds write it). The data are random bytes, copied bit for bit.
+const char* element_type(int elem) {
+  switch (elem) {
+    case 1:
+      return "unsigned char";
+    case 2:
+      return "unsigned short";
+    case 4:
+      return "float";
+    case 8:
+      return "unsigned long long";
+    default:
+      return "uint4";
+  }
+}
+
+// For learners' kernels (memlab exercise): the input (the whole strided span), the output (n
+// elements), n and the stride and offset in elements, as ints (a learner writes `int n`).
+std::vector<bench::KernelArg> kernel_args(State& st, const Params&) {
+  const Shape& s = st.shape;
+  if (s.n > static_cast<std::size_t>(INT_MAX) || s.stride > static_cast<std::size_t>(INT_MAX) ||
+      s.offset > static_cast<std::size_t>(INT_MAX)) {
+    throw UsageError(
+        fmt::format("coalescing: n = {} does not fit the int n of a learner's kernel", s.n));
+  }
+  const std::string type = element_type(s.elem);
+  return {bench::kernel_arg("in", "const " + type + "*", st.in.get(), st.in.bytes()),
+          bench::kernel_arg("out", type + "*", st.out.get(), st.out.bytes()),
+          bench::kernel_arg("n", "int", static_cast<int>(s.n)),
+          bench::kernel_arg("stride", "int", static_cast<int>(s.stride)),
+          bench::kernel_arg("offset", "int", static_cast<int>(s.offset))};
+}
+
 template <class B>
 B& common(B& b) {
   b.int_axis("bytes", {"256Mi"}, {"64Mi"}, 1, std::int64_t{1} << 32,
@@ -145,7 +181,8 @@ B& common(B& b) {
       })
       .setup(setup)
       .poison([](State& st, const Params&, cudaStream_t s) { st.out.fill_bytes(0xFF, s); })
-      .check(check);
+      .check(check)
+      .kernel_args(kernel_args);
   for (const VariantInfo<Variant>& v : kVariants) {
     const Variant id = v.id;
     const bool copy = copies(id);

@@ -3,10 +3,13 @@
 // selects the run. Without runs: the claims and the plan that would measure them.
 // claimsAside(): the claims of one explainer, shown under it (main.ts).
 import type { App } from "../app";
+import { apiGet } from "../api";
+import { isClass } from "../classlab";
 import {
   claimsForPage,
   groupByPage,
   pageHash,
+  parseClaims,
   sourceOf,
   verdictKey,
   type Claim,
@@ -78,7 +81,7 @@ export function claimsTable(claims: Claim[]): HTMLElement {
   );
 }
 
-function summary(data: ClaimsJson): HTMLElement {
+export function summary(data: ClaimsJson): HTMLElement {
   const c = data.counts;
   if (!c) return h("p", { class: "muted", "data-testid": "claims-summary" }, t("claims.no_run"));
   return h(
@@ -107,8 +110,54 @@ async function chosen(app: App, arg: string) {
   return { runs, id, data: await app.getClaims(id) };
 }
 
+/** The claims grouped by explainer page, one table each. */
+export function claimGroups(data: ClaimsJson): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  for (const [page, claims] of groupByPage(data)) {
+    const hash = pageHash(page);
+    out.push(
+      h(
+        "h2",
+        { "data-group": page || "other" },
+        hash ? h("a", { href: hash }, t(`claims.page.${page}`)) : t("claims.page.other"),
+      ),
+      claimsTable(claims),
+    );
+  }
+  return out;
+}
+
+/** A class lab's latest class claims run (GET /api/class/claims), or null when there is none. */
+export async function classClaims(): Promise<ClaimsJson | null> {
+  try {
+    const data = parseClaims(await apiGet<unknown>("api/class/claims"));
+    return data.claims.length && data.counts ? data : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function render(root: HTMLElement, app: App, arg: string): Promise<void> {
   root.append(h("h1", {}, t("claims.title")), h("p", { class: "lead" }, t("claims.lead")));
+  if (isClass(app.me) && !arg) {
+    // The class's run of `memlab claims` on the server's GPU, the same for everyone.
+    const data = await classClaims();
+    if (data) {
+      root.append(
+        h(
+          "p",
+          { class: "callout", "data-testid": "class-claims" },
+          t("claims.class_run", { run: data.run ?? "" }),
+        ),
+        summary(data),
+        ...claimGroups(data),
+      );
+      return;
+    }
+    root.append(
+      h("p", { class: "muted", "data-testid": "class-claims-none" }, t("claims.class_none")),
+    );
+  }
   const { runs, id, data } = await chosen(app, arg);
   if (runs.length && id !== undefined) {
     root.append(
@@ -129,18 +178,7 @@ export async function render(root: HTMLElement, app: App, arg: string): Promise<
       ),
     );
   }
-  root.append(summary(data));
-  for (const [page, claims] of groupByPage(data)) {
-    const hash = pageHash(page);
-    root.append(
-      h(
-        "h2",
-        { "data-group": page || "other" },
-        hash ? h("a", { href: hash }, t(`claims.page.${page}`)) : t("claims.page.other"),
-      ),
-      claimsTable(claims),
-    );
-  }
+  root.append(summary(data), ...claimGroups(data));
   if (!data.counts && data.plan) {
     root.append(h("h2", {}, t("claims.plan")), h("pre", { class: "code" }, data.plan));
   }

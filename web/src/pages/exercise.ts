@@ -1,16 +1,18 @@
-// #/exercise/<name> : statement, CodeMirror editor with the starter, check (POST with the token),
-// the result with the lesson's plots and the learner's kernel among the variants, attempts in
-// localStorage, and the quiz (answers computed by memlab's models on the server).
+// #/exercise/<name> : statement, CodeMirror editor with the starter, check (queued on the server:
+// its place and wait until the result; pages/checking.ts), the result with the lesson's plots and
+// the learner's kernel among the variants, the attempts kept on the server (pages/history.ts), and
+// the quiz (answers computed by memlab's models on the server).
 import type { App } from "../app";
-import { apiGet, ApiError } from "../api";
-import { addAttempt, attempts, draftKey } from "../attempts";
+import { apiGet } from "../api";
+import { addAttempt, draftKey } from "../attempts";
 import { clear, h } from "../dom";
 import { lang, num, t } from "../i18n";
 import { renderMarkdown } from "../markdown";
-import { createEditor } from "../editor";
-import { ladderSection } from "../plots/ladder";
-import { checkView, runCheck, YOURS, type CheckJson } from "../check";
+import { createEditor, showLine } from "../editor";
+import { checkView, submitCheck } from "../check";
 import { field, loc } from "./exercises";
+import { historyBox } from "./history";
+import { checkDeps, checkError, outcomeView, resultView } from "./checking";
 
 export const title = "exercise.title";
 
@@ -89,44 +91,11 @@ function quiz(items: QuizItem[]): HTMLElement {
   return box;
 }
 
-function resultView(r: CheckJson): HTMLElement {
-  const v = checkView(r);
-  const box = h("div", {
-    class: `check-result ${v.passed ? "ok" : "bad"}`,
-    "data-testid": "check-result",
-  });
-  box.append(
-    h(
-      "p",
-      { class: "verdict" },
-      v.passed ? "✓ " + t("exercise.passed") : "✗ " + t("exercise.failed"),
-      v.message ? ` — ${v.message}` : "",
-    ),
-  );
-  if (v.diagnostics.length)
-    box.append(
-      h(
-        "ul",
-        { class: "diagnostics", "data-testid": "diagnostics" },
-        v.diagnostics.map((d) => h("li", {}, `${t("exercise.line", { n: d.line })}: ${d.message}`)),
-      ),
-    );
-  if (v.log) box.append(h("pre", { class: "code log" }, v.log));
-  if (v.points.length)
-    box.append(
-      h(
-        "ul",
-        { class: "points" },
-        v.points.map((p) =>
-          h("li", { class: p.ok ? "ok" : "bad" }, `${p.ok ? "✓" : "✗"} ${p.point} ${p.detail}`),
-        ),
-      ),
-    );
-  if (v.run) box.append(ladderSection(v.run, v.run.records, YOURS));
-  return box;
-}
-
-export async function render(root: HTMLElement, app: App, name: string): Promise<void> {
+export async function render(
+  root: HTMLElement,
+  app: App,
+  name: string,
+): Promise<void | (() => void)> {
   if (app.mode !== "serve") {
     root.append(
       h("h1", {}, t("exercise.title")),
@@ -156,18 +125,6 @@ export async function render(root: HTMLElement, app: App, name: string): Promise
   })();
   const editorBox = h("div", { class: "editor", "data-testid": "editor" });
   const result = h("div", {});
-  const history = h("ul", { class: "attempts" });
-  const drawHistory = () => {
-    clear(history);
-    for (const a of attempts(name).slice(0, 8))
-      history.append(
-        h(
-          "li",
-          { class: a.passed ? "ok" : "bad" },
-          `${new Date(a.date).toLocaleString()} — ${a.passed ? "✓" : "✗"} ${a.summary}`,
-        ),
-      );
-  };
   const view = createEditor(editorBox, source, (text) => {
     source = text;
     try {
@@ -176,6 +133,21 @@ export async function render(root: HTMLElement, app: App, name: string): Promise
       /* ignore */
     }
   });
+  const setSource = (text: string) =>
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+  const history = historyBox(app, name, (text, r, a) => {
+    if (text) setSource(text);
+    clear(result);
+    result.append(
+      h(
+        "p",
+        { class: "muted", "data-testid": "attempt-shown" },
+        t("history.shown", { id: a.id ?? "" }),
+      ),
+      r ? resultView(r, (n) => showLine(view, n)) : h("p", { class: "muted" }, a.summary),
+    );
+  });
+  let left = false;
   const checkBtn = h(
     "button",
     { type: "button", class: "primary", "data-testid": "check" },
@@ -184,55 +156,34 @@ export async function render(root: HTMLElement, app: App, name: string): Promise
   checkBtn.addEventListener("click", async () => {
     checkBtn.disabled = true;
     clear(result);
-    result.append(h("p", { class: "muted" }, t("exercise.checking")));
+    const line = h("p", { class: "muted queue-status", "data-testid": "check-status" });
+    line.textContent = t("exercise.checking");
+    result.append(line);
+    let summary = "";
+    let passed = false;
     try {
-      const r = await runCheck(name, { source }, (position, eta) => {
-        clear(result);
-        result.append(
-          h(
-            "p",
-            { class: "muted", "data-testid": "check-queued" },
-            t("exercise.queued", { n: position + 1, s: eta === null ? "?" : Math.ceil(eta) }),
-          ),
-        );
-      });
+      const out = await submitCheck(
+        name,
+        { source },
+        checkDeps(line, () => left),
+      );
       clear(result);
-      result.append(resultView(r));
-      const v = checkView(r);
-      addAttempt(name, {
-        date: new Date().toISOString(),
-        source,
-        passed: v.passed,
-        summary: v.message,
-      });
+      result.append(outcomeView(out, (n) => showLine(view, n)));
+      passed = out.result?.status === "passed";
+      summary = out.result ? checkView(out.result).message : t(`check.state.${out.state}`);
     } catch (e) {
       clear(result);
-      // A compile error (400) still carries the check's JSON: diagnostics with the learner's lines.
-      const body = e instanceof ApiError ? (e.body as CheckJson | null) : null;
-      if (body && typeof body === "object" && body.compile) result.append(resultView(body));
-      else
-        result.append(
-          h(
-            "p",
-            { class: "error", "data-testid": "check-error" },
-            e instanceof ApiError ? e.message : String(e),
-          ),
-        );
-      addAttempt(name, {
-        date: new Date().toISOString(),
-        source,
-        passed: false,
-        summary: e instanceof Error ? e.message : String(e),
-      });
+      summary = checkError(e);
+      result.append(h("p", { class: "error", "data-testid": "check-error" }, summary));
     } finally {
       checkBtn.disabled = false;
-      drawHistory();
+      if (!history.serverKeeps())
+        addAttempt(name, { date: new Date().toISOString(), source, passed, summary });
+      if (!left) await history.refresh();
     }
   });
   const reset = h("button", { type: "button" }, t("exercise.reset"));
-  reset.addEventListener("click", () =>
-    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: starter } }),
-  );
+  reset.addEventListener("click", () => setSource(starter));
   const hintList = Array.isArray(ex.hints) ? ex.hints : localList(ex.hints);
   const hints = hintList.map((x, i) =>
     h("details", { class: "hint" }, h("summary", {}, t("exercise.hint", { n: i + 1 })), loc(x)),
@@ -253,9 +204,14 @@ export async function render(root: HTMLElement, app: App, name: string): Promise
     h("div", { class: "controls" }, checkBtn, reset),
     result,
     h("h3", {}, t("exercise.attempts")),
-    history,
+    history.el,
     ex.quiz?.length ? quiz(ex.quiz) : null,
   ];
   root.append(...parts.filter((x): x is HTMLElement => x !== null));
-  drawHistory();
+  await history.refresh();
+  const wanted = new URLSearchParams(location.hash.split("?")[1] ?? "").get("attempt");
+  if (wanted) await history.openId(wanted);
+  return () => {
+    left = true;
+  };
 }

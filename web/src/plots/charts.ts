@@ -144,3 +144,37 @@ export function rooflineChart(
     ],
   }) as HTMLElement;
 }
+
+/** The class view: each learner's best time (passed / not yet) beside the lesson's variants. */
+export function bestTimesChart(
+  bars: { label: string; value: number; kind: "passed" | "failed" | "variant" }[],
+): HTMLElement {
+  if (!bars.length) return empty();
+  const fill = { passed: "var(--good)", failed: "var(--bad)", variant: "var(--muted)" };
+  const max = Math.max(...bars.map((b) => b.value));
+  return Plot.plot({
+    width: width(),
+    height: 40 + 24 * bars.length,
+    marginLeft: 150,
+    marginRight: 70,
+    x: { label: "ms", grid: true, domain: [0, max * 1.05] },
+    y: { label: null, domain: bars.map((b) => b.label) },
+    marks: [
+      Plot.barX(bars, {
+        y: "label",
+        x: "value",
+        fill: (b: (typeof bars)[number]) => fill[b.kind],
+        tip: true,
+        title: (b: (typeof bars)[number]) => `${b.label}: ${b.value.toFixed(4)} ms`,
+      }),
+      Plot.text(bars, {
+        y: "label",
+        x: "value",
+        text: (b: (typeof bars)[number]) => `${b.value.toFixed(3)} ms`,
+        dx: 4,
+        textAnchor: "start",
+        fontSize: 10,
+      }),
+    ],
+  }) as HTMLElement;
+}
