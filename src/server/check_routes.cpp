@@ -134,6 +134,9 @@ exercise::CheckOptions check_options(const ServerState& s, const CheckRequest& c
   o.sanitize = c.sanitize;
   o.total_timeout_s =
       s.options.check_timeout_s > 0 ? s.options.check_timeout_s : (s.store ? 60.0 : 240.0);
+  // A failed check's diagnosis (sanitizer runs, at most about 3x this) also holds the GPU: in a
+  // class a learner's kernel costs at most total_timeout_s + 3 x 20 s of everyone's time.
+  if (s.store) o.diagnosis_timeout_s = std::min(o.diagnosis_timeout_s, 20.0);
   return o;
 }
 

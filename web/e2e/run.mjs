@@ -25,6 +25,7 @@ import { startMock, mockReport } from "./mock-server.mjs";
 import { diagnosisTest } from "./diagnosis.mjs";
 import { screenshots } from "./screenshots.mjs";
 import { classTests } from "./class.mjs";
+import { checkThroughQueue } from "./queue.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const web = resolve(here, "..");
@@ -558,23 +559,7 @@ await test("exercise page: compile error with the learner's line; check without 
   await p.screenshot({ path: join(shots, "exercise-compile-error-zh.png"), fullPage: true });
   // The starter compiles: the GPU part is a job in the one queue (202), its result at
   // /api/jobs/<id>; without a GPU it says "no CUDA device".
-  const r = await p.evaluate(async (token) => {
-    const ex = await (await fetch("api/exercises/smem_reverse_static")).json();
-    const headers = { "Content-Type": "application/json", "X-Memlab-Token": token };
-    const res = await fetch("api/exercises/smem_reverse_static/check", {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ source: ex.starter }),
-    });
-    const queued = await res.json();
-    let job = null;
-    for (let i = 0; i < 600 && res.status === 202; i++) {
-      job = await (await fetch(`api/jobs/${queued.job}`, { headers })).json();
-      if (job.state !== "queued" && job.state !== "running") break;
-      await new Promise((ok) => setTimeout(ok, 100));
-    }
-    return { status: res.status, queued, job };
-  }, server.token);
+  const r = await checkThroughQueue(p, server.token, "smem_reverse_static");
   const info = await p.evaluate(async () => (await fetch("api/info")).json());
   assert(r.status === 202 && r.job && r.job.state === "done", JSON.stringify(r).slice(0, 400));
   if (info.device === null) {
