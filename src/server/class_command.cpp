@@ -62,14 +62,15 @@ int init(const ClassArgs& a) {
   const server::ClassCreated c = server::ClassStore::create(a.dir, a.name, expires, roster);
   std::cout << fmt::format(
       "memlab class: created '{}' in {} (tokens expire {})\n\n"
-      "  teacher:    {}/?token={}\n"
-      "  class code: {}   (a learner opens {}/#/join and types it with their name)\n",
-      c.name, a.dir, c.expires_at, url, c.teacher.token, c.code, url);
+      "  teacher:    {}/#token={}\n"
+      "  class code: {}   (a learner opens {}/#/join/{} and types their name)\n",
+      c.name, a.dir, c.expires_at, url, c.teacher.token, c.code, url, c.code);
   if (!c.learners.empty()) std::cout << "\n  learners (roster):\n";
   for (const auto& l : c.learners)
-    std::cout << fmt::format("    {:<24} {}/?token={}\n", l.name, url, l.token);
+    std::cout << fmt::format("    {:<24} {}/#token={}\n", l.name, url, l.token);
   std::cout << fmt::format(
-      "\nThe tokens are shown only now (the store keeps their SHA-256). Start the lab with:\n\n"
+      "\nThe tokens are shown only now (the store keeps their SHA-256); in the URL's #fragment\n"
+      "they reach no server or proxy log. Start the lab with:\n\n"
       "    memlab serve --class {}{}\n",
       a.dir, url.find("127.0.0.1") == std::string::npos ? " --host 0.0.0.0" : "");
   return kExitOk;
@@ -79,7 +80,7 @@ int teacher_token(const ClassArgs& a) {
   server::ClassStore store(a.dir);
   const auto t = store.rotate_teacher_token();
   std::cout << fmt::format(
-      "memlab class: a new teacher token for '{}' (the old one is revoked):\n\n  {}/?token={}\n",
+      "memlab class: a new teacher token for '{}' (the old one is revoked):\n\n  {}/#token={}\n",
       store.name(), base_url(a.url), t.token);
   return kExitOk;
 }

@@ -24,9 +24,9 @@ def init_class(serve_bin, folder, name, roster):
         f.write("\n".join(roster) + "\n")
     out = subprocess.run([serve_bin, "class", "init", folder, "--name", name, "--roster",
                           roster_file], check=True, capture_output=True, text=True).stdout
-    teacher = re.search(r"teacher:\s+\S+\?token=([0-9a-f]{64})", out).group(1)
+    teacher = re.search(r"teacher:\s+\S+[?#]token=([0-9a-f]{64})", out).group(1)
     code = re.search(r"class code:\s+(\S+)", out).group(1)
-    learners = dict(re.findall(r"^\s{4}(\S.*?)\s+\S+\?token=([0-9a-f]{64})$", out, re.M))
+    learners = dict(re.findall(r"^\s{4}(\S.*?)\s+\S+[?#]token=([0-9a-f]{64})$", out, re.M))
     return {"teacher": teacher, "code": code, "learners": learners}
 
 

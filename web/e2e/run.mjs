@@ -26,6 +26,7 @@ import { diagnosisTest } from "./diagnosis.mjs";
 import { screenshots } from "./screenshots.mjs";
 import { classTests } from "./class.mjs";
 import { checkThroughQueue } from "./queue.mjs";
+import { classRealTest } from "./class-real.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const web = resolve(here, "..");
@@ -578,6 +579,7 @@ await test("exercise page: a diagnosed check names the learner's lines (de, en, 
 
 // The class lab (class-mock.mjs until memlab serve --class is merged): learner and teacher.
 await classTests({ page, test, assert, web, repo, shots, docImg });
+if (BIN) await classRealTest({ test, assert, page, bin: BIN });
 
 await test("screenshots of every page (de, en, zh; 1400 px and 420 px)", () =>
   screenshots({ page, go, lang, lessons: LESSONS, shots, docImg }));
