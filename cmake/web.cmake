@@ -95,12 +95,25 @@ add_dependencies(memlab_web_content memlab_version)
 
 add_library(memlab_server STATIC
   src/server/api.cpp
+  src/server/check_routes.cpp
+  src/server/class_command.cpp
+  src/server/class_overview.cpp
+  src/server/class_routes.cpp
+  src/server/class_store.cpp
   src/server/jobs.cpp
+  src/server/roles.cpp
+  src/server/sqlite.cpp
   src/server/model_backend.cpp
   src/server/results.cpp
   src/server/runs.cpp
   src/server/security.cpp
   src/server/server.cpp)
+# The class lab (issue 22): Debian's libsqlite3 (attempts, learners) and OpenSSL's libcrypto
+# (SHA-256 of the tokens), linked by the server library only.
+find_package(SQLite3 REQUIRED)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+target_include_directories(memlab_server PRIVATE src)
 target_link_libraries(memlab_server PUBLIC memlab_web_content memlab_exercise
-                      PkgConfig::MEMLAB_HTTPLIB Threads::Threads PRIVATE memlab_warnings)
+                      PkgConfig::MEMLAB_HTTPLIB Threads::Threads SQLite::SQLite3 OpenSSL::Crypto
+                      PRIVATE memlab_warnings)
 add_dependencies(memlab_server memlab_version)

@@ -41,6 +41,9 @@ mapfile -t sources_model < <(ls src/model/*.cpp 2>/dev/null)
 cuda_include="${CUDA_HOME:-/usr/local/cuda}/include"
 sources_server=(tests/fuzz/fuzz_server_stubs.cpp src/server/api.cpp src/server/server.cpp
                 src/server/security.cpp src/server/runs.cpp src/server/jobs.cpp
+                src/server/check_routes.cpp src/server/class_routes.cpp
+                src/server/class_store.cpp src/server/class_overview.cpp src/server/roles.cpp
+                src/server/sqlite.cpp
                 src/server/model_backend.cpp src/server/results.cpp src/server/embedded.cpp
                 src/bench/params.cpp src/bench/plan.cpp src/bench/plan_describe.cpp
                 src/bench/registry.cpp src/bench/stats.cpp src/bench/clocks.cpp
@@ -48,8 +51,8 @@ sources_server=(tests/fuzz/fuzz_server_stubs.cpp src/server/api.cpp src/server/s
                 "${sources_model[@]}")
 # The server's sources see CUDA's runtime header through experiment.hpp (types only: nothing is
 # called) and its own folder; the version header is written here (no CMake build needed).
-flags_server=(-Isrc/server -I"$cuda_include" -Ibuild-fuzz/generated -Wno-unused-parameter)
-libs_server=(-lcpp-httplib -lpthread)
+flags_server=(-Isrc/server -Isrc -I"$cuda_include" -Ibuild-fuzz/generated -Wno-unused-parameter)
+libs_server=(-lcpp-httplib -lsqlite3 -lcrypto -lpthread)
 
 status=0
 for t in "${targets[@]}"; do

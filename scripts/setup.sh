@@ -13,6 +13,9 @@ packages=(cmake ninja-build g++ pkg-config libcli11-dev nlohmann-json3-dev libfm
 # OpenMPI: `mpirun -np N memlab run` (MEMLAB_MPI, found by CMake when present) and the host test
 # that runs the gather under mpirun -np 2.
 packages+=(libopenmpi-dev openmpi-bin)
+# The class lab (memlab serve --class): SQLite for the attempts, OpenSSL's libcrypto for the
+# tokens' SHA-256; python3 runs its kill -9 and load tests (tests/class/).
+packages+=(libsqlite3-dev libssl-dev python3)
 # The web lab (MEMLAB_WEB=ON) builds web/ with node and npm: Debian's, unless a node is already
 # installed (e.g. NodeSource's, which brings its own npm).
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   }
   // `memlab serve`: the plain binary links no HTTP library and runs memlab-serve beside it (this
   // same main, linked with the server); memlab-serve parses it here.
-  if (argc >= 2 && std::string(argv[1]) == "serve") {
+  if (argc >= 2 && (std::string(argv[1]) == "serve" || std::string(argv[1]) == "class")) {
     if (const int code = memlab::cli::serve_elsewhere(argc, argv); code >= 0) return code;
   }
   std::string command_line;

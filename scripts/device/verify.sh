@@ -18,6 +18,10 @@
 #   sanitize  300  compute-sanitizer memcheck and racecheck over the lessons' GPU tests,
 #                  one process per test; SANITIZE_TOOLS, SANITIZE_FILTER                   ~150
 #   serve     150  memlab serve and its HTTP API: a run and ten exercise checks            39
+#   class     240  the class lab with real checks: CLASS_LEARNERS (8) learners join and check
+#                  the exercises' solutions and starters for CLASS_S (120) s through the one
+#                  queue, two of them in bursts of 3 (tests/class/load_test.py); per-learner
+#                  waits, attempts, statuses, RSS, page latency in class.json
 #   diagnose  420  the diagnosis of three broken kernels (issue 21 #5): matmul_tiled without
 #                  its barriers, vec_add writing c[n], transpose without its barrier; each
 #                  check's text, JSON (memlab's sentences, the sanitizers' raw output) and
@@ -46,7 +50,7 @@ export MEMLAB_EXERCISE_WORKER="$ML" MEMLAB_BIN="$ML" PYTHONUNBUFFERED=1
 WORK=$(mktemp -d)
 T0=$SECONDS
 declare -A LIMIT=([tests]=240 [suite]=420 [quick]=150 [practice]=120 [claims]=120 [ncu]=240
-  [sanitize]=300 [serve]=150 [diagnose]=420 [hopper]=330 [multigpu]=560)
+  [sanitize]=300 [serve]=150 [class]=240 [diagnose]=420 [hopper]=330 [multigpu]=560)
 find_tool() {  # find_tool NAME: on PATH, else the toolkit's
   local f
   command -v "$1" 2>/dev/null && return
@@ -272,6 +276,18 @@ part_serve() {
     "server_output=$DIR/serve.log" | tee -a "$LOG"
 }
 
+part_class() {
+  local rc=0 t=$SECONDS secs=${CLASS_S:-120}
+  # memlab-serve --class, its worker is itself; its libraries (sqlite3, httplib) in $BUILD/lib.
+  LD_LIBRARY_PATH="$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    step load "${LIMIT[class]}" python3 tests/class/load_test.py "$BUILD/memlab-serve" \
+    --learners "${CLASS_LEARNERS:-8}" --duration "$secs" --think 12 --eager 2 --burst 3 \
+    --sources "$BUILD/exercises" --tolerance 3 --rss-mib 4096 --out "$DIR/load.json" || rc=$?
+  cat "$DIR/load.log" >>"$LOG"
+  lib json-summary class "$rc" $((SECONDS - t)) "$OUT/class.json" "load=$DIR/load.json" \
+    | tee -a "$LOG"
+}
+
 # diagnose: `memlab exercise check` of kernels broken on purpose, the diagnosis runs under
 # compute-sanitizer ($CS, put first on PATH); each case names the lines it must be found at.
 part_diagnose() {
@@ -441,7 +457,7 @@ while time.time() < end:
 
 parts=("$@")
 ((${#parts[@]})) || {
-  echo "usage: $0 PART... (tests suite quick practice claims ncu sanitize serve diagnose hopper multigpu)" >&2
+  echo "usage: $0 PART... (tests suite quick practice claims ncu sanitize serve class diagnose hopper multigpu)" >&2
   exit 2
 }
 for PART in "${parts[@]}"; do

@@ -96,14 +96,17 @@ CheckResult check(const std::string& name, const std::string& source, const Chec
   }
   // 1. Compile here: errors are the learner's, with their line numbers, GPU or not.
   Compiled c;
-  try {
-    c = nvrtc_compile(source, options.file_name, e.kernel_expr(),
-                      options.arch.empty() ? "sm_90" : options.arch);
-  } catch (const NvrtcMissing& ex) {
-    return finish("internal", ex.what());
+  c.ok = options.compiled;
+  if (!options.compiled) try {
+      c = nvrtc_compile(source, options.file_name, e.kernel_expr(),
+                        options.arch.empty() ? "sm_90" : options.arch);
+    } catch (const NvrtcMissing& ex) {
+      return finish("internal", ex.what());
+    }
+  if (!options.compiled) {
+    r["compile"] = {
+        {"ok", c.ok}, {"log", c.log}, {"diagnostics", diagnostics_json(c)}, {"ms", c.compile_ms}};
   }
-  r["compile"] = {
-      {"ok", c.ok}, {"log", c.log}, {"diagnostics", diagnostics_json(c)}, {"ms", c.compile_ms}};
   if (!c.ok) {
     std::string first = "compilation failed";
     for (const Diagnostic& d : c.diagnostics) {
@@ -159,8 +162,11 @@ CheckResult check(const std::string& name, const std::string& source, const Chec
     r["sanitizer"] = sanitizer;
   }
   argv.insert(argv.end(), {exe, "exercise-worker", dir.string()});
+  const ProcessLimits limits;
+  r["limits"] = limits_json(limits, options.total_timeout_s, kOutputLimit);
   const ProcessResult p =
-      run_process(argv, (dir / "request.json").string(), options.total_timeout_s, kOutputLimit);
+      run_process(argv, (dir / "request.json").string(), options.total_timeout_s, kOutputLimit,
+                  limits, options.cancel);
   json result;
   const json events = read_events(dir / "events.jsonl", result);
   if (!p.output.empty()) {
@@ -176,6 +182,7 @@ CheckResult check(const std::string& name, const std::string& source, const Chec
   for (const json& ev : events) {
     if (ev.value("event", "") == "phase") last_phase = ev.value("what", last_phase);
   }
+  if (p.cancelled) return finish("cancelled", "the check was cancelled while: " + last_phase);
   if (p.timed_out) {
     return finish("timeout",
                   fmt::format("the worker was stopped after {:.0f} s (the limit) while: {}",

@@ -12,6 +12,7 @@
 #include "memlab/exercise/engine.hpp"
 #include "memlab/report/lessons.hpp"
 #include "results.hpp"
+#include "roles.hpp"
 #include "runs.hpp"
 #include "server_state.hpp"
 
@@ -23,20 +24,6 @@ using nlohmann::json;
 bool valid_name(const std::string& s) {
   static const std::regex re("[a-z0-9_]{1,40}");
   return std::regex_match(s, re);
-}
-
-// Runs a handler, turning its exceptions into JSON errors.
-template <typename F>
-void guarded(httplib::Response& res, F&& f) {
-  try {
-    f();
-  } catch (const ApiError& e) {
-    send_error(res, e.status(), e.what(), e.parameter());
-  } catch (const UsageError& e) {
-    send_error(res, 400, e.what(), parameter_of(e.what()));
-  } catch (const std::exception& e) {
-    send_error(res, 500, fmt::format("internal error (a bug in memlab): {}", e.what()));
-  }
 }
 
 json lesson_json(const std::string& name) {
@@ -62,21 +49,6 @@ const exercise::Exercise& find_exercise(const std::string& name) {
     return exercise::get(name);
   } catch (const UsageError& e) {
     throw ApiError(404, "exercise", e.what());
-  }
-}
-
-// The check's exit code as an HTTP status (engine.hpp): 0, 1 -> 200; 2 -> 400; 3 -> 503; 4 -> 500.
-int check_status(int exit_code) {
-  switch (exit_code) {
-    case 0:
-    case 1:
-      return 200;
-    case 2:
-      return 400;
-    case 3:
-      return 503;
-    default:
-      return 500;
   }
 }
 
@@ -165,7 +137,10 @@ void add_api_routes(httplib::Server& svr, ServerState& s) {
     });
   });
   svr.Get("/api/runs/([^/]+)", [&s](const httplib::Request& req, httplib::Response& res) {
-    const auto status = s.jobs.status(req.matches[1]);
+    const auto who = principal_of(s, req);
+    auto status = s.jobs.status(req.matches[1]);
+    // A learner sees only their own jobs (runs are the teacher's).
+    if (status && who && !who->is_staff() && (*status)["owner"] != who->key()) status.reset();
     if (!status) return send_error(res, 404, "id: no such run", "id");
     send_json(res, 200, *status);
   });
@@ -181,29 +156,6 @@ void add_api_routes(httplib::Server& svr, ServerState& s) {
     guarded(res,
             [&] { send_json(res, 200, exercise::exercise_json(find_exercise(req.matches[1]))); });
   });
-  svr.Post(
-      "/api/exercises/([^/]+)/check", [&s](const httplib::Request& req, httplib::Response& res) {
-        if (!require_token(s, req, res)) return;
-        guarded(res, [&] {
-          const json body = parse_body(req);
-          if (!body.is_object() || !body.contains("source") || !body["source"].is_string()) {
-            throw ApiError(400, "source", "source: expected {\"source\": \"...\"}");
-          }
-          const auto& source = body["source"].get_ref<const std::string&>();
-          if (source.size() > s.options.max_source_bytes) {
-            throw ApiError(413, "source",
-                           fmt::format("source: longer than {} bytes", s.options.max_source_bytes));
-          }
-          const exercise::Exercise& e = find_exercise(req.matches[1]);
-          exercise::CheckOptions options;
-          options.worker = s.options.memlab_exe;  // empty: this executable
-          const exercise::CheckResult r = exercise::check(e.name, source, options);
-          json out = r.json;
-          if (r.exit_code >= 2 && !out.contains("error")) out["error"] = out.value("message", "");
-          if (r.exit_code == 2) out["parameter"] = "source";  // the API's name of the file
-          send_json(res, check_status(r.exit_code), out);
-        });
-      });
   // Without ?run: the claims and the plan that measures them. With ?run=ID (an id of GET
   // /api/results): the verdicts of `memlab claims` over that stored run.
   svr.Get("/api/claims", [&s](const httplib::Request& req, httplib::Response& res) {

@@ -3,8 +3,13 @@
 
 #include <httplib.h>
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "api_error.hpp"
+#include "memlab/common/error.hpp"
 
 namespace memlab::server {
 
@@ -20,6 +25,20 @@ inline void send_error(httplib::Response& res, int status, const std::string& me
   nlohmann::json body = {{"error", message}};
   if (!parameter.empty()) body["parameter"] = parameter;
   send_json(res, status, body);
+}
+
+// Runs a handler, turning its exceptions into JSON errors.
+template <typename F>
+void guarded(httplib::Response& res, F&& f) {
+  try {
+    f();
+  } catch (const ApiError& e) {
+    send_error(res, e.status(), e.what(), e.parameter());
+  } catch (const UsageError& e) {
+    send_error(res, 400, e.what(), parameter_of(e.what()));
+  } catch (const std::exception& e) {
+    send_error(res, 500, fmt::format("internal error (a bug in memlab): {}", e.what()));
+  }
 }
 
 // The request body as JSON; throws ApiError(400, "body") naming the byte of a syntax error.

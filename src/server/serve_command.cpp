@@ -21,8 +21,17 @@ int serve(server::ServerOptions o, bool results_given) {
   if (!o.results_dir.empty() && !fs::is_directory(o.results_dir)) {
     throw UsageError(fmt::format("--results: '{}' is not a directory", o.results_dir));
   }
+  if (!o.class_dir.empty()) o.threads = std::max(o.threads, 32);  // a room of browsers
   server::Server s(o);
   s.bind();
+  if (!o.class_dir.empty()) {
+    std::cout << "memlab serve: the class lab (" << o.class_dir << ") is at\n\n    " << s.url()
+              << "\n\nEveryone opens their own URL (memlab class init printed the teacher's; "
+                 "learners join with the class code); Ctrl-C stops the server\n"
+              << std::flush;
+    s.listen();
+    return kExitOk;
+  }
   std::cout << "memlab serve: the web lab is at\n\n    " << s.url() << "\n\n"
             << (o.results_dir.empty() ? std::string("no results folder (--results DIR)")
                                       : "results from " + o.results_dir)
@@ -51,7 +60,25 @@ void add_serve_command(CLI::App& app, int& exit_code) {
       "--results", o->results_dir, "Folder of run JSON files (default: docs/results if present)");
   serve_cmd->add_option("--token", o->token,
                         "Token guarding runs and code (default: 32 random bytes, printed)");
+  serve_cmd->add_option("--class", o->class_dir,
+                        "A class lab: DIR holds class.db (memlab class init DIR --name NAME)");
+  serve_cmd
+      ->add_option("--max-queued-checks", o->max_queued_checks,
+                   "Class lab: checks a learner may have waiting")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 50));
+  serve_cmd
+      ->add_option("--checks-per-minute", o->checks_per_minute,
+                   "Class lab: a learner's rate limit (burst 5)")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 600.0));
+  serve_cmd
+      ->add_option("--check-timeout", o->check_timeout_s,
+                   "Seconds a check's worker may run (0: 60 in a class, 240 alone)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 600.0));
   serve_cmd->callback([o, results, &exit_code] { exit_code = serve(*o, results->count() > 0); });
+  add_class_command(app, exit_code);
 }
 
 }  // namespace memlab::cli

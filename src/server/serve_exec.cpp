@@ -41,8 +41,9 @@ int serve_elsewhere(int argc, char** argv) {
   args.push_back(nullptr);
   execv(exe.c_str(), args.data());
   const int err = errno;
-  std::cerr << "memlab serve: needs memlab-serve beside memlab (the web lab, cpp-httplib): " << exe
-            << ": " << std::strerror(err)
+  std::cerr << "memlab " << (argc > 1 ? argv[1] : "serve")
+            << ": needs memlab-serve beside memlab (the web lab, cpp-httplib): " << exe << ": "
+            << std::strerror(err)
             << " (build the memlab-serve target; scripts/device/stage.sh copies it with "
                "libcpp-httplib)\n";
   return kExitUsage;
@@ -58,6 +59,13 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   cmd->callback([&exit_code] {
     exit_code = kExitUsage;
     throw UsageError("serve: runs memlab-serve beside memlab");
+  });
+  auto* cls = app.add_subcommand(
+      "class", "A class lab: learners, a teacher, one GPU queue (runs memlab-serve beside memlab)");
+  cls->allow_extras();
+  cls->callback([&exit_code] {
+    exit_code = kExitUsage;
+    throw UsageError("class: runs memlab-serve beside memlab");
   });
 }
 

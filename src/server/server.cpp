@@ -16,6 +16,7 @@
 #include "memlab/cuda/device.hpp"
 #include "memlab/report/lessons.hpp"
 #include "memlab/report/report.hpp"
+#include "roles.hpp"
 #include "security.hpp"
 #include "server_state.hpp"
 
@@ -116,19 +117,20 @@ bool safe_static_path(const std::string& path) {
 }  // namespace
 
 bool require_token(const ServerState& state, const httplib::Request& req, httplib::Response& res) {
-  const std::string given = req.get_header_value("X-Memlab-Token");
-  if (given.empty()) {
-    send_error(res, 401,
-               "token: missing; send the X-Memlab-Token header (the token is in the URL "
-               "memlab serve printed)",
-               "X-Memlab-Token");
-    return false;
-  }
-  if (!tokens_equal(state.options.token, given)) {
-    send_error(res, 403, "token: wrong token", "X-Memlab-Token");
-    return false;
-  }
-  return true;
+  std::string why;
+  if (principal_of(state, req, &why)) return true;
+  send_error(res, 401, why, "X-Memlab-Token");
+  return false;
+}
+
+QueueLimits queue_limits(const ServerOptions& o) {
+  QueueLimits l;
+  if (o.class_dir.empty()) return l;  // single-user: 8 waiting, no per-owner limits
+  l.max_waiting = 400;
+  l.max_waiting_per_owner = o.max_queued_checks;
+  l.rate_per_minute = o.checks_per_minute;
+  l.keep_finished = 512;
+  return l;
 }
 
 struct Server::Impl {
@@ -187,6 +189,9 @@ void Server::Impl::configure() {
           "method");
       return httplib::Server::HandlerResponse::Handled;
     }
+    // Every /api route's role, from one table (roles.cpp): 404, 401 or 403 before any handler.
+    if (req.path.starts_with("/api/") && !authorize(s, req, res))
+      return httplib::Server::HandlerResponse::Handled;
     return httplib::Server::HandlerResponse::Unhandled;
   });
   // Every error the library produces itself (404, 413, 400 ...) answers JSON too.
@@ -210,6 +215,8 @@ void Server::Impl::configure() {
       });
 
   add_api_routes(svr, s);
+  add_check_routes(svr, s);
+  add_class_routes(svr, s);
 
   // The bundle: "/" is web/index.html; other paths are looked up in the embedded files only.
   svr.Get("/(.*)", [](const httplib::Request& req, httplib::Response& res) {
@@ -236,7 +243,7 @@ Server::Server(ServerOptions options) {
   }
   if (options.host.empty() || options.host.size() > 255)
     throw UsageError("--host: empty or too long");
-  if (!is_loopback_host(options.host) && options.token.empty()) {
+  if (!is_loopback_host(options.host) && options.token.empty() && options.class_dir.empty()) {
     throw UsageError(fmt::format(
         "--host: {} is not a loopback address; serving to the network needs an explicit --token "
         "(at least 16 characters)",
@@ -297,6 +304,8 @@ void Server::stop() {
 std::string Server::url() const {
   const std::string& h = impl_->state.options.host;
   const std::string shown = h.find(':') != std::string::npos ? "[" + h + "]" : h;
+  // A class lab prints no token here: each person has their own (memlab class init).
+  if (impl_->state.store) return fmt::format("http://{}:{}/", shown, impl_->state.port);
   return fmt::format("http://{}:{}/?token={}", shown, impl_->state.port,
                      impl_->state.options.token);
 }

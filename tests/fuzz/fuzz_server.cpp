@@ -3,9 +3,12 @@
 // plan API, GET|POST /api/model/<name> into the models, exercise check bodies, results ids,
 // lessons, static paths). The input is one raw HTTP request (or several, pipelined) sent over a
 // loopback socket to a server started once in this process; "$HOST" in the input becomes the
-// server's host:port and "$TOKEN" its token, so the seeds pass the guards. The device, the job
-// queue's work and the exercise worker are stubbed (fuzz_server_stubs.cpp): nothing runs on a GPU
-// or starts a process. An answer with status 500 ("internal error (a bug in memlab)") is a crash.
+// server's host:port and "$TOKEN" its token, so the seeds pass the guards. An input holding
+// "$CLASS" goes to a second server, a class lab (issue 22: --class, a fresh class.db), where
+// "$TOKEN" is the teacher's token, "$LEARNER" a learner's and "$CODE" the class code. The device,
+// the job queue's work and the exercise worker are stubbed (fuzz_server_stubs.cpp): nothing runs on
+// a GPU or starts a process. An answer with status 500 ("internal error (a bug in memlab)") is a
+// crash.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -17,6 +20,7 @@
 #include <memory>
 #include <string>
 
+#include "class_store.hpp"
 #include "memlab/server/server.hpp"
 
 namespace {
@@ -26,22 +30,37 @@ constexpr const char* kToken = "fuzz-token-0123456789abcdef";
 struct Running {
   std::unique_ptr<memlab::server::Server> server;
   int port = 0;
+  std::string teacher, learner, code;
 };
 
-Running& running() {
-  static Running r = [] {
-    memlab::server::ServerOptions o;
-    o.host = "127.0.0.1";
-    o.port = 0;
+Running start(bool klass) {
+  memlab::server::ServerOptions o;
+  o.host = "127.0.0.1";
+  o.port = 0;
+  o.threads = 2;
+  o.io_timeout_s = 2;
+  Running x;
+  if (klass) {
+    char dir[] = "/tmp/memlab-fuzz-class-XXXXXX";
+    if (mkdtemp(dir) == nullptr) std::abort();
+    const auto c = memlab::server::ClassStore::create(dir, "fuzz", 86400, {"Ada", "Grace"});
+    o.class_dir = dir;
+    x.teacher = c.teacher.token;
+    x.learner = c.learners[0].token;
+    x.code = c.code;
+  } else {
     o.token = kToken;
-    o.threads = 2;
-    o.io_timeout_s = 2;
-    Running x;
-    x.server = std::make_unique<memlab::server::Server>(o);
-    x.port = x.server->start_in_background();
-    return x;
-  }();
-  return r;
+    x.teacher = kToken;
+  }
+  x.server = std::make_unique<memlab::server::Server>(o);
+  x.port = x.server->start_in_background();
+  return x;
+}
+
+Running& running(bool klass) {
+  static Running single = start(false);
+  static Running lab = start(true);
+  return klass ? lab : single;
 }
 
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
@@ -50,7 +69,7 @@ void replace_all(std::string& s, const std::string& from, const std::string& to)
   }
 }
 
-std::string exchange(int port, const std::string& request) {
+std::string round_trip(int port, const std::string& request) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) return {};
   timeval tv{5, 0};
@@ -81,11 +100,15 @@ std::string exchange(int port, const std::string& request) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  Running& r = running();
   std::string request(reinterpret_cast<const char*>(data), size);
+  const bool klass = request.find("$CLASS") != std::string::npos;
+  Running& r = running(klass);
+  replace_all(request, "$CLASS", "");
   replace_all(request, "$HOST", "127.0.0.1:" + std::to_string(r.port));
-  replace_all(request, "$TOKEN", kToken);
-  const std::string response = exchange(r.port, request);
+  replace_all(request, "$TOKEN", r.teacher);
+  replace_all(request, "$LEARNER", r.learner);
+  replace_all(request, "$CODE", r.code);
+  const std::string response = round_trip(r.port, request);
   // Walk the responses (pipelined requests get one each): every one is HTTP and none is a 500
   // (memlab's "internal error (a bug in memlab)"). The status line is parsed, not searched for:
   // error bodies echo parts of the request (a Host header, a path), which may hold any text.

@@ -1,5 +1,6 @@
 // What the server fuzzer (fuzz_server.cpp) replaces so that no input reaches a GPU or starts a
-// process: no CUDA device, a run never executes, the exercise worker is never started (one
+// process: no CUDA device, a run never executes, the exercise worker and the class claims' child
+// are never started (run_process is stubbed; one
 // exercise, "demo", whose check answers "no CUDA device" like a machine without a GPU), and a
 // small embedded bundle. One host-only experiment, "fuzzlab", gives the plan API something to
 // validate axes, variants and values against.
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "embedded.hpp"
+#include "exercise/process.hpp"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/plan.hpp"
 #include "memlab/common/error.hpp"
@@ -63,10 +65,38 @@ nlohmann::json exercise_json(const Exercise& e, bool) {
   return {{"name", e.name}};
 }
 
+const std::vector<Exercise>& catalogue() {
+  static const std::vector<Exercise> all = {get("demo")};
+  return all;
+}
+
+// The class lab's CPU pre-check: sources with "error" in them do not compile.
+nlohmann::json compile_json(const Exercise&, const std::string& source, const std::string&) {
+  if (source.size() > kMaxSourceBytes) throw UsageError("source: too large");
+  const bool ok = source.find("error") == std::string::npos;
+  return {{"ok", ok}, {"log", ok ? "" : "error"}, {"diagnostics", nlohmann::json::array()}};
+}
+
+// The class claims' child process and the worker's limits: nothing starts.
+ProcessResult run_process(const std::vector<std::string>&, const std::string&, double, std::size_t,
+                          const ProcessLimits&, const std::atomic<bool>*) {
+  ProcessResult r;
+  r.started = r.exited = true;
+  r.exit_status = 3;
+  r.output = "fuzz build: no process";
+  return r;
+}
+
+nlohmann::json limits_json(const ProcessLimits&, double, std::size_t) {
+  return nlohmann::json::object();
+}
+
 CheckResult check(const std::string& name, const std::string& source, const CheckOptions&) {
   get(name);
   if (source.size() > kMaxSourceBytes) throw UsageError("source: too large");
-  return {3, {{"message", "no CUDA device (fuzz build)"}}};
+  if (source.find("error") != std::string::npos)
+    return {2, {{"status", "compile_error"}, {"message", "kernel.cu(1): error"}}};
+  return {3, {{"status", "no_device"}, {"message", "no CUDA device (fuzz build)"}}};
 }
 
 }  // namespace exercise

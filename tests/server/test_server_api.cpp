@@ -135,6 +135,9 @@ TEST_F(ServerTest, TheBundleIsServedFromTheBinary) {
 TEST_F(ServerTest, UnknownRunIs404AndCancelNeedsToken) {
   auto r = client().Get("/api/runs/0123456789abcdef");
   ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 401);  // a job's state is its owner's (issue 22: every route's role)
+  r = client().Get("/api/runs/0123456789abcdef", with_token());
+  ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 404);
   r = client().Post("/api/runs/0123456789abcdef/cancel", "", "application/json");
   ASSERT_TRUE(r);

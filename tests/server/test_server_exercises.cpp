@@ -1,5 +1,8 @@
 // The exercise routes over the exercise engine: catalogue, one exercise, the check (token,
 // 64 KiB, compile errors with the learner's line, no CUDA device here).
+#include <chrono>
+#include <thread>
+
 #include "memlab/exercise/engine.hpp"
 #include "server_fixture.hpp"
 
@@ -53,14 +56,36 @@ TEST_F(ServerTest, ExerciseCheckNamesTheLearnersLineOrSaysNoDevice) {
 
   const auto info = body(client().Get("/api/info"));
   if (!info["device"].is_null()) GTEST_SKIP() << "a CUDA device is present";
+  // The GPU part is a job in the one queue (issue 21 #3): 202, then the job's result.
   const auto e = body(client().Get("/api/exercises/smem_reverse_static"));
   r = client().Post("/api/exercises/smem_reverse_static/check", with_token(),
                     nlohmann::json{{"source", e["starter"]}}.dump(), "application/json");
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 503) << r->body;
+  EXPECT_EQ(r->status, 202) << r->body;
   j = body(r);
-  EXPECT_EQ(j["status"], "no_device") << j.dump();
-  EXPECT_NE(j["error"].get<std::string>().find("no CUDA device"), std::string::npos) << j.dump();
+  ASSERT_TRUE(j["job"].is_string()) << j.dump();
+  EXPECT_TRUE(j["position"].is_number()) << j.dump();
+  EXPECT_TRUE(j["superseded"].is_array()) << j.dump();
+  nlohmann::json job;
+  for (int i = 0; i < 600; ++i) {
+    job = body(client().Get("/api/jobs/" + j["job"].get<std::string>(), with_token()));
+    if (job["state"] == "done" || job["state"] == "failed") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(job["state"], "done") << job.dump();
+  EXPECT_EQ(job["kind"], "check");
+  EXPECT_EQ(job["owner"], "owner");
+  const auto& result = job["result"];
+  EXPECT_EQ(result["status"], "no_device") << result.dump();
+  EXPECT_EQ(result["http_status"], 503) << result.dump();
+  EXPECT_TRUE(result["attempt_id"].is_null());  // the single-user lab keeps no attempts
+  EXPECT_NE(result["message"].get<std::string>().find("no CUDA device"), std::string::npos);
+  EXPECT_TRUE(result["compile"]["ok"].get<bool>()) << result.dump();
+  EXPECT_EQ(result["limits"]["core_bytes"], 0) << result.dump();
+  // The job is the owner's: without the token it is not shown.
+  r = client().Get("/api/jobs/" + j["job"].get<std::string>());
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 401);
 }
 
 }  // namespace

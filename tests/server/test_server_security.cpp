@@ -16,17 +16,18 @@ TEST_F(ServerTest, RunWithoutTokenIs401) {
   EXPECT_EQ(body(r)["parameter"], "X-Memlab-Token");
 }
 
-TEST_F(ServerTest, RunWithWrongTokenIs403) {
+// An unknown token is not authenticated: 401 (403 is a known token without the route's role).
+TEST_F(ServerTest, RunWithWrongTokenIs401) {
   auto r = client().Post("/api/runs", {{"X-Memlab-Token", server_->token() + "0"}}, kRun,
                          "application/json");
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 403);
+  EXPECT_EQ(r->status, 401);
   EXPECT_EQ(body(r)["parameter"], "X-Memlab-Token");
   std::string flipped = server_->token();
   flipped[0] = flipped[0] == 'a' ? 'b' : 'a';
   r = client().Post("/api/runs", {{"X-Memlab-Token", flipped}}, kRun, "application/json");
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 403);
+  EXPECT_EQ(r->status, 401);
 }
 
 TEST_F(ServerTest, ForeignHostIsRefused) {

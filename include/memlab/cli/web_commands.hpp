@@ -20,11 +20,14 @@ HtmlReportFn html_report_writer();
 // The `serve` subcommand (called by add_web_commands): the server itself in memlab-serve, a
 // stand-in listed by --help in `memlab`.
 void add_serve_command(CLI::App& app, int& exit_code);
+// `memlab class init|teacher-token` (src/server/class_command.cpp in memlab-serve; a stand-in in
+// `memlab` that execs memlab-serve, as serve does). Called by add_serve_command.
+void add_class_command(CLI::App& app, int& exit_code);
 
-// main() calls it for `memlab serve ...` before parsing: in `memlab` it execs memlab-serve beside
-// the binary with the same arguments and returns only when that fails (the exit code, 2, after one
-// line naming what is missing); -1 where this binary serves (memlab-serve, a build without the
-// web lab): parse as usual.
+// main() calls it for `memlab serve ...` and `memlab class ...` before parsing: in `memlab` it
+// execs memlab-serve beside the binary with the same arguments and returns only when that fails
+// (the exit code, 2, after one line naming what is missing); -1 where this binary serves
+// (memlab-serve, a build without the web lab): parse as usual.
 int serve_elsewhere(int argc, char** argv);
 
 }  // namespace memlab::cli

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -87,11 +88,16 @@ struct CheckOptions {
   double kernel_timeout_s = 10;      // one launch of the learner's kernel
   double total_timeout_s = 240;      // the whole worker (killed after)
   std::string arch;                  // NVRTC target for the host compile; empty: sm_90
+  // The server's queue (issue 22): the job's cancel flag (the worker is killed once it is set;
+  // status "cancelled"), and `compiled`: the caller's compile_json of this source was ok, so the
+  // host compile is not repeated (the worker compiles for itself in any case).
+  const std::atomic<bool>* cancel = nullptr;
+  bool compiled = false;
 };
 
 // Exit codes: 0 correct and target met; 1 wrong result, skipped work (a launch that did not redo
 // the work, or an impossible time), time limit, illegal address, crash, launch failure, target
-// missed, or (--sanitize) memcheck errors in a kernel that passed; 2 source too large or compile
+// missed, cancelled, or (--sanitize) memcheck errors in a kernel that passed; 2 source too large or compile
 // error (json "diagnostics" with the learner's line numbers); 3 no CUDA device; 4 internal error.
 // The diagnosis runs change none of them: a sanitizer that finds nothing, times out or is missing
 // is said in json "diagnosis" ("reason"), never as a status.

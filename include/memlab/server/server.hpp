@@ -20,6 +20,12 @@ struct ServerOptions {
   std::size_t max_source_bytes = 64 * 1024;  // an exercise's source
   int threads = 8;                           // HTTP worker threads (bounded pool)
   int io_timeout_s = 5;                      // read/write/keep-alive timeout of a connection
+  // The class lab (issue 22, docs/class-lab.md): DIR holds class.db (memlab class init). Empty:
+  // the single-user lab, one token with role "owner".
+  std::string class_dir;
+  std::size_t max_queued_checks = 3;  // per learner
+  double checks_per_minute = 6;       // per learner, burst 5
+  double check_timeout_s = 0;         // the worker's wall limit per check; 0: 60 (class), 240
 };
 
 class Server {
