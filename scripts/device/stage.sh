@@ -24,7 +24,7 @@ fi
 BUILD="${1:-build-ci}"
 runtime='^(libc|libm|libgcc_s|libstdc\+\+|libdl|libpthread|librt|ld-linux-x86-64)\.so'
 # Libraries copied when memlab-serve links them (extended regular expression on the file name).
-STAGE_LIBS="${STAGE_LIBS:-^lib(cpp-httplib|brotli(dec|enc|common)|sqlite3)\.so}"
+STAGE_LIBS="${STAGE_LIBS:-^lib(cpp-httplib|brotli(dec|enc|common)|sqlite3|crypto)\.so}"
 rm -rf .device
 mkdir -p .device
 for bin in "$BUILD/memlab" "$BUILD/tests/memlab_gpu_tests"; do

@@ -246,7 +246,9 @@ json explain_counters(const json& counters, bool target_met) {
   const std::string unit = m.value("unit", "");
   std::string note;
   if (off && key.rfind("wavefronts", 0) == 0 && y >= 1.5) {
-    note = fmt::format(" ({}-way conflict)", number(std::round(y)));
+    // Extra wavefronts only add to a conflict's degree (32.64 per request for the 32-way column
+    // read on the H200): the degree is the whole part.
+    note = fmt::format(" ({}-way conflict)", number(std::floor(y + 0.1)));
   } else if (off && intended > 0) {
     note = fmt::format(" ({:.1f}x the model's {})", y / intended, number(intended));
   }

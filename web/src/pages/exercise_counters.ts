@@ -123,7 +123,7 @@ export function explainText(c: CountersJson, passed: boolean): string {
   if (v.off) {
     const conflict =
       v.figure.startsWith("wavefronts") && v.yours >= 1.5
-        ? " " + t("counters.conflict", { n: Math.round(v.yours) })
+        ? " " + t("counters.conflict", { n: Math.floor(v.yours + 0.1) })
         : "";
     return t("counters.explain.off", vars).replace("{conflict}", conflict);
   }
