@@ -140,6 +140,19 @@ passed = sorted(k for k, v in checks.items() if v and v.get("status") == "passed
 doc = {"part": "practice", "ok": rc == 0 and bool(checks) and len(passed) == len(checks),
        "rc": rc, "seconds": secs, "passed": passed,
        "not_passed": sorted(set(checks) - set(passed)), "checks": checks}
+# Issue 21 #6: each solution's counters beside the model, in one line (status, declared figures).
+digest = {}
+for k, v in checks.items():
+    c = ((v or {}).get("measure") or {}).get("counters")
+    if not c:
+        continue
+    figs = {m["figure"]: {"yours": (c.get("yours") or {}).get(m["figure"]),
+                          "intended": m["intended"]["value"], "starter": m["starter"]["value"]}
+            for m in c.get("model", [])}
+    digest[k] = {"status": c.get("status"), "reason": c.get("reason"), "figures": figs,
+                 "explain": c.get("explain")}
+    print(f"counters {k}: {c.get('status')}: {c.get('explain') or c.get('reason') or ''}")
+doc["counters"] = digest
 json.dump(doc, open(out, "w"), indent=1)
 print(f"practice: {len(passed)} of {len(checks)} solutions pass; exit {rc} in {secs} s")
 PY

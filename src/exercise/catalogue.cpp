@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "exercise/counter_model.hpp"
 #include "exercise/embedded.hpp"
 #include "exercise/plan.hpp"
 #include "memlab/bench/experiment.hpp"
@@ -185,6 +186,10 @@ std::vector<std::string> validate(const Exercise& e) {
   }
   if (e.starter.find(e.kernel()) == std::string::npos)
     bad.push_back(e.name + ": starter lacks the kernel");
+  for (const std::string& problem : validate_counters(e)) bad.push_back(problem);
+  for (const std::string& v : counter_variants(e)) {
+    need(has_variant(v), fmt::format("counters.compare: {} not a variant", v));
+  }
   return statements();
 }
 
@@ -215,7 +220,8 @@ json exercise_json(const Exercise& e, bool with_solution) {
             {"target", e.spec.at("target")},
             {"hints", e.spec.at("hints")},
             {"plan", plan_json(e)},
-            {"quiz", quiz_json(e)}};
+            {"quiz", quiz_json(e)},
+            {"counter_model", counter_models(e)}};
   if (with_solution) j["solution"] = e.solution;
   return j;
 }

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "exercise/compiler_view.hpp"
 #include "exercise/diagnose.hpp"
 #include "exercise/nvrtc.hpp"
 #include "exercise/plan.hpp"
@@ -70,7 +71,10 @@ json compile_json(const Exercise& e, const std::string& source, const std::strin
                                  source.size(), kMaxSourceBytes));
   }
   const Compiled c = nvrtc_compile(source, file_name, e.kernel_expr(), "sm_90");
-  return {{"ok", c.ok}, {"log", c.log}, {"diagnostics", diagnostics_json(c)}, {"ms", c.compile_ms}};
+  json j = {
+      {"ok", c.ok}, {"log", c.log}, {"diagnostics", diagnostics_json(c)}, {"ms", c.compile_ms}};
+  if (c.ok) j["compiler"] = compiler_json(c, source, file_name);
+  return j;
 }
 
 CheckResult check(const std::string& name, const std::string& source, const CheckOptions& options) {
@@ -119,6 +123,7 @@ CheckResult check(const std::string& name, const std::string& source, const Chec
     r["parameter"] = options.file_name;
     return finish("compile_error", first);
   }
+  r["compiler"] = compiler_json(c, source, options.file_name);  // what the compiler made of it
   r["plan"] = plan_json(e);
 
   // 2. The worker: one at a time (timings would disturb each other).
@@ -186,6 +191,9 @@ CheckResult check(const std::string& name, const std::string& source, const Chec
   if (!result.is_null()) {
     for (auto it = result.begin(); it != result.end(); ++it) {
       if (it.key() != "event" && it.key() != "points") r[it.key()] = it.value();
+    }
+    if (r.contains("kernel") && r["kernel"].contains("local_bytes")) {  // as the loader sees it
+      r["compiler"]["local_bytes"] = r["kernel"]["local_bytes"];
     }
     std::string status = r.value("status", "internal"), message = r.value("message", "");
     if (p.exited && p.exit_status == 86 && status == "passed") {

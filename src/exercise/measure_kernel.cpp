@@ -9,6 +9,7 @@
 #include <cstring>
 #include <thread>
 
+#include "exercise/learner_counters.hpp"
 #include "exercise/nvrtc.hpp"
 #include "memlab/bench/measure.hpp"
 #include "memlab/bench/physical.hpp"
@@ -425,6 +426,9 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
                  {"met", met},
                  {"summary", (met ? "target met: " : "target missed: ") + text},
                  {"text", t.at("text")}};
+  // After the timing, in passes of their own: the counters beside the model (issue 21 #6).
+  phase("counting the memory traffic of your kernel at " + p.label());
+  m["counters"] = learner_counters(e, x, k, *inst, pp, device, stream, deadline_s, m);
   return m;
 }
 

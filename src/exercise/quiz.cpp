@@ -42,6 +42,10 @@ double coalescing_figure(const json& p, const std::string& field) {
   if (field == "sectors") return static_cast<double>(w.sectors.size());
   if (field == "efficiency_pct") return 100.0 * w.efficiency;
   if (field == "bytes_moved") return static_cast<double>(w.bytes_moved);
+  // DRAM traffic over the bytes the warp needs, in the H200's 64-byte DRAM units.
+  if (field == "dram_over_useful") {
+    return 1.0 / model::coalescing_efficiency(c, p.value("elem_size", 4), model::kDramGranuleBytes);
+  }
   throw UsageError("quiz: coalescing field " + field + " unknown");
 }
 
@@ -76,7 +80,7 @@ double catalog_figure(const std::string& name, const json& p, const std::string&
 }  // namespace
 
 // The answer of one question: a model figure, or (model "arithmetic") an integer expression.
-double model_answer(const json& q) {
+double model_answer(const json& q, const std::map<std::string, std::int64_t>& vars) {
   const json& m = q.at("model");
   const std::string name = m.at("name").get<std::string>();
   const json params = m.value("params", json::object());
@@ -85,7 +89,7 @@ double model_answer(const json& q) {
   if (name == "coalescing") return coalescing_figure(params, field);
   if (name == "tiling") return tiling_figure(params, field);
   if (name == "arithmetic") {
-    return static_cast<double>(eval_expr(m.at("expr").get<std::string>(), {}, "quiz"));
+    return static_cast<double>(eval_expr(m.at("expr").get<std::string>(), vars, "quiz"));
   }
   for (const model::ModelInfo& info : model::models()) {
     if (info.name == name) return catalog_figure(name, params, field);

@@ -1,12 +1,17 @@
 // The text form of a check result (what `memlab exercise check` prints without --json).
 #include <fmt/format.h>
 
+#include "exercise/compiler_view.hpp"
 #include "memlab/exercise/engine.hpp"
 
 namespace memlab::exercise {
 namespace {
 
 using nlohmann::json;
+
+std::string lang_en(const json& j) {
+  return j.is_object() && j.contains("en") && j["en"].is_string() ? j["en"].get<std::string>() : "";
+}
 
 std::string fig(const json& f) {
   std::string s = fmt::format("{:9.4f} ms", f.value("median_ms", 0.0));
@@ -16,6 +21,34 @@ std::string fig(const json& f) {
   }
   if (f.contains("tflops")) s += fmt::format("  {:6.2f} TFLOP/s", f["tflops"].get<double>());
   return s;
+}
+
+// One line per declared figure (yours, the model's intended and starter values), then why.
+std::string counters_text(const json& c) {
+  if (c.value("status", "") != "collected") {
+    return fmt::format("counters: unavailable: {}\n", c.value("reason", ""));
+  }
+  std::string out = "counters (one pass each, L2 flushed, not timed):\n";
+  const json& yours = c.value("yours", json::object());
+  for (const json& m : c.value("model", json::array())) {
+    const std::string key = m.value("figure", "");
+    const std::string y = yours.contains(key) ? fmt::format("{:.4g}", yours[key].get<double>())
+                                              : std::string("not measured");
+    out += fmt::format("  {}: yours {}, model {:g} ({}), starter's {:g}\n", m.value("unit", key), y,
+                       m["intended"].value("value", 0.0), lang_en(m["intended"]["label"]),
+                       m["starter"].value("value", 0.0));
+  }
+  if (yours.contains("achieved_occupancy_pct")) {
+    out +=
+        fmt::format("  achieved occupancy {:.1f}%", yours["achieved_occupancy_pct"].get<double>());
+    if (yours.contains("dram_over_useful")) {
+      out +=
+          fmt::format(", DRAM {:.2f}x the useful bytes", yours["dram_over_useful"].get<double>());
+    }
+    out += "\n";
+  }
+  if (c.contains("explain")) out += "  why: " + c["explain"].get<std::string>() + "\n";
+  return out;
 }
 
 }  // namespace
@@ -33,6 +66,11 @@ std::string render_check(const json& r) {
     out += fmt::format("kernel: {} registers, {} B static shared, {} B local, {}\n",
                        k.value("registers", 0), k.value("static_shared_bytes", 0),
                        k.value("local_bytes", 0), k.value("arch", ""));
+  }
+  if (r.contains("compiler")) {
+    out += fmt::format("compiler: {} (PTX: {} instructions{})\n", resources_line(r["compiler"]),
+                       r["compiler"].value("ptx_total", 0),
+                       r["compiler"].value("ptx_truncated", false) ? ", listing cut" : "");
   }
   for (const json& p : r.value("points", json::array())) {
     out += fmt::format("  {:<4} {}{}\n", p.value("ok", false) ? "ok" : "FAIL", p.value("point", ""),
@@ -58,6 +96,8 @@ std::string render_check(const json& r) {
                          m["prediction"].value("measured_over_predicted", 0.0));
     }
   }
+  if (r.contains("measure") && r["measure"].contains("counters"))
+    out += counters_text(r["measure"]["counters"]);
   for (const json& n : r.value("notes", json::array()))
     out += "note: " + n.get<std::string>() + "\n";
   if (r.contains("output"))

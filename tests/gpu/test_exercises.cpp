@@ -120,3 +120,51 @@ TEST(ExerciseGpuSafety, AKernelThatSkipsItsWorkAfterSomeLaunchesIsCaught) {
 
 }  // namespace
 }  // namespace memlab::exercise
+
+namespace memlab::exercise {
+namespace {
+
+// Issue 21 #6, "done when": the column-read transpose shows its 32 wavefronts per shared load
+// beside the model's 32, the padded one shows 1 beside the model's 1. Skipped (never passed)
+// where CUPTI refuses counters, with CUPTI's reason.
+TEST(ExerciseGpuCounters, TransposeColumnReadHas32WavefrontsAndThePaddedTileOne) {
+  if (!have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  const Exercise& e = get("transpose_bank_conflict");
+  const CheckResult starter = check(e.name, e.starter, options());
+  ASSERT_TRUE(starter.json.contains("measure")) << render_check(starter.json);
+  const nlohmann::json& sc = starter.json["measure"]["counters"];
+  if (sc.value("status", "") != "collected") {
+    GTEST_SKIP() << "counters unavailable: " << sc.value("reason", "");
+  }
+  std::printf("%s", render_check(starter.json).c_str());
+  const double column = sc["yours"].value("wavefronts_per_shared_load", 0.0);
+  EXPECT_GE(column, 28.0) << sc.dump(2);
+  EXPECT_LE(column, 33.0) << sc.dump(2);
+  EXPECT_LE(sc["yours"].value("wavefronts_per_shared_store", 0.0), 1.2) << sc.dump(2);
+  EXPECT_EQ(sc["model"][0]["starter"]["value"].get<double>(), 32.0);
+  EXPECT_EQ(sc["verdict"].value("closer_to", ""), "starter") << sc.dump(2);
+  EXPECT_NE(sc.value("explain", "").find("32-way conflict"), std::string::npos) << sc.dump(2);
+
+  const CheckResult padded = check(e.name, e.solution, options());
+  const nlohmann::json& pc = padded.json["measure"]["counters"];
+  ASSERT_EQ(pc.value("status", ""), "collected") << render_check(padded.json);
+  std::printf("%s", render_check(padded.json).c_str());
+  const double padded_read = pc["yours"].value("wavefronts_per_shared_load", 0.0);
+  EXPECT_GE(padded_read, 1.0) << pc.dump(2);
+  EXPECT_LE(padded_read, 1.2) << pc.dump(2);
+  EXPECT_EQ(pc["model"][0]["intended"]["value"].get<double>(), 1.0);
+  // The lesson's variants were counted at the same point: padded_coarse about 1 wavefront per
+  // shared load, as the learner's padded tile.
+  bool seen = false;
+  for (const nlohmann::json& v : pc["variants"]) {
+    if (v.value("variant", "") != "padded_coarse") continue;
+    seen = true;
+    EXPECT_LE(v.value("wavefronts_per_shared_load", 99.0), 1.2) << v.dump(2);
+  }
+  EXPECT_TRUE(seen) << pc.dump(2);
+  // Global loads of floats along rows: 4 sectors per request, for both.
+  EXPECT_NEAR(pc["yours"].value("sectors_per_load_request", 0.0), 4.0, 0.5) << pc.dump(2);
+}
+
+}  // namespace
+}  // namespace memlab::exercise

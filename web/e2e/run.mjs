@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { startMock, mockReport } from "./mock-server.mjs";
 import { diagnosisTest } from "./diagnosis.mjs";
 import { screenshots } from "./screenshots.mjs";
+import { exerciseResultViews } from "./exercise_views.mjs";
 import { classTests } from "./class.mjs";
 import { checkThroughQueue } from "./queue.mjs";
 import { classRealTest } from "./class-real.mjs";
@@ -572,6 +573,11 @@ await test("exercise page: compile error with the learner's line; check without 
     assert(r.job.result.status !== "passed", `starter: ${JSON.stringify(r.job.result)}`);
   }
   await p.context().close();
+});
+
+await test("exercise result: counters beside the model, the compiler's PTX (en, de, zh)", () => {
+  if (!BIN) throw new Error("needs MEMLAB_BIN (the mock server has no exercise pages)");
+  return exerciseResultViews({ page, go, lang, shots, assert });
 });
 
 await test("exercise page: a diagnosed check names the learner's lines (de, en, zh)", () =>

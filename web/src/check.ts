@@ -2,6 +2,8 @@
 // turned into what the exercise page shows: verdict, compiler diagnostics, the points checked and
 // the learner's kernel as one more bar among the lesson's variants (records for the ladder).
 import type { RunJson, RunRecord } from "./records";
+import type { CountersJson } from "./pages/exercise_counters";
+import type { CompilerJson } from "./pages/exercise_compiler";
 
 interface Figures {
   variant?: string;
@@ -37,7 +39,9 @@ export interface CheckJson {
     variants?: Figures[];
     yours?: Figures;
     target?: { met?: boolean; summary?: string; achieved?: number };
+    counters?: CountersJson;
   };
+  compiler?: CompilerJson;
   [k: string]: unknown;
 }
 

@@ -6,6 +6,8 @@
 // Host-only header: no CUDA, no CUPTI, no JSON library.
 #pragma once
 
+#include <cstddef>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,6 +28,12 @@ enum class Counter {
   SharedBankConflicts,  // wavefronts beyond the first of each shared-memory access
   SharedLoads,          // warp-wide shared loads (LDS instructions)
   SharedStores,         // warp-wide shared stores (STS instructions)
+  // Not selected by `memlab run --counters` (select_counters); the exercise check reads them for
+  // the learner's kernel (src/exercise/counter_model.cpp): loads and stores apart, so that a
+  // column read's conflict is not averaged with the conflict-free row write of the same tile.
+  SharedLoadWavefronts,   // shared-memory wavefronts of loads
+  SharedStoreWavefronts,  // shared-memory wavefronts of stores
+  AchievedOccupancy,      // active warps per SM, % of the maximum, averaged over active cycles
 };
 
 struct CounterInfo {
@@ -55,7 +63,17 @@ inline constexpr CounterInfo kCounters[] = {
      "warp instructions LDS"},
     {Counter::SharedStores, "shared_stores", "smsp__inst_executed_op_shared_st.sum",
      "warp instructions STS"},
+    {Counter::SharedLoadWavefronts, "shared_load_wavefronts",
+     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared-memory wavefronts of loads"},
+    {Counter::SharedStoreWavefronts, "shared_store_wavefronts",
+     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared-memory wavefronts of stores"},
+    {Counter::AchievedOccupancy, "achieved_occupancy_pct",
+     "sm__warps_active.avg.pct_of_peak_sustained_active",
+     "achieved occupancy: active warps, % of the SM's maximum"},
 };
+
+// kCounters lists every enumerator in declaration order (merge_counters indexes by the enum).
+static_assert(static_cast<std::size_t>(Counter::AchievedOccupancy) + 1 == std::size(kCounters));
 
 const CounterInfo& counter_info(Counter c);
 

@@ -3,6 +3,8 @@
 // points, the kernel among the lesson's variants), or how the job ended without one.
 import { apiGet, apiPost, apiPostStatus, ApiError } from "../api";
 import { diagnosisView } from "./exercise_diagnosis";
+import { countersSection } from "./exercise_counters";
+import { compilerSection } from "./exercise_compiler";
 import type { Diagnosis } from "../diagnosis";
 import {
   checkView,
@@ -114,6 +116,10 @@ export function resultView(r: CheckJson, onLine: (line: number) => void = () => 
       ),
     );
   if (v.run) box.append(ladderSection(v.run, v.run.records, YOURS));
+  box.append(
+    countersSection(r.measure?.counters, v.passed) ?? "",
+    compilerSection(r.compiler) ?? "",
+  );
   return box;
 }
 
