@@ -43,7 +43,9 @@ sources_server=(tests/fuzz/fuzz_server_stubs.cpp src/server/api.cpp src/server/s
                 src/server/security.cpp src/server/runs.cpp src/server/jobs.cpp
                 src/server/check_routes.cpp src/server/class_routes.cpp
                 src/server/class_store.cpp src/server/class_overview.cpp src/server/roles.cpp
-                src/server/sqlite.cpp
+                src/server/sqlite.cpp src/server/catalogue.cpp src/report/lessons.cpp src/report/headline.cpp
+                src/claims/pages.cpp src/claims/records.cpp src/claims/table.cpp
+                src/claims/table_streams.cpp
                 src/server/model_backend.cpp src/server/results.cpp src/server/embedded.cpp
                 src/bench/params.cpp src/bench/plan.cpp src/bench/plan_describe.cpp
                 src/bench/registry.cpp src/bench/stats.cpp src/bench/clocks.cpp
