@@ -97,10 +97,10 @@ struct CheckOptions {
 
 // Exit codes: 0 correct and target met; 1 wrong result, skipped work (a launch that did not redo
 // the work, or an impossible time), time limit, illegal address, crash, launch failure, target
-// missed, cancelled, or (--sanitize) memcheck errors in a kernel that passed; 2 source too large or compile
-// error (json "diagnostics" with the learner's line numbers); 3 no CUDA device; 4 internal error.
-// The diagnosis runs change none of them: a sanitizer that finds nothing, times out or is missing
-// is said in json "diagnosis" ("reason"), never as a status.
+// missed, cancelled, or (--sanitize) memcheck errors in a kernel that passed; 2 source too large or
+// compile error (json "diagnostics" with the learner's line numbers); 3 no CUDA device; 4 internal
+// error. The diagnosis runs change none of them: a sanitizer that finds nothing, times out or is
+// missing is said in json "diagnosis" ("reason"), never as a status.
 struct CheckResult {
   int exit_code = 0;
   nlohmann::json json;
