@@ -178,7 +178,7 @@ std::optional<nlohmann::json> JobQueue::status(const std::string& id) const {
   if (has_result && j.spec.kind == "run") {
     out["run"] = j.result;
     out["records"] = j.result.is_object() ? j.result.value("records", nlohmann::json::array())
-                                           : nlohmann::json::array();
+                                          : nlohmann::json::array();
   } else if (has_result) {
     out["result"] = j.result;
   }

@@ -12,9 +12,8 @@ __global__ void matmul_tiled(const float* a, const float* b, float* c, int m, in
     const int ka = p * 16 + tx, kb = p * 16 + ty;
     As[ty][tx] = (row < m && ka < k) ? a[(size_t)row * k + ka] : 0.0f;
     Bs[ty][tx] = (kb < k && col < n) ? b[(size_t)kb * n + col] : 0.0f;
-    
+
     for (int i = 0; i < 16; ++i) acc += As[ty][i] * Bs[i][tx];
-    
   }
   if (row < m && col < n) c[(size_t)row * n + col] = acc;
 }

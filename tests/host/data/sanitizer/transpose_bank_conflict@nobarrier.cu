@@ -8,7 +8,7 @@ __global__ void transpose_tile(const float* in, float* out, int rows, int cols) 
     const int y = y0 + j;
     if (x < cols && y < rows) tile[j][threadIdx.x] = in[(size_t)y * cols + x];
   }
-  
+
   const int ox = blockIdx.y * 32 + threadIdx.x;
   const int oy0 = blockIdx.x * 32;
   for (int j = threadIdx.y; j < 32; j += 8) {
