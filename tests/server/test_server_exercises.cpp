@@ -1,6 +1,7 @@
 // The exercise routes over the exercise engine: catalogue, one exercise, the check (token,
 // 64 KiB, compile errors with the learner's line, no CUDA device here).
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include "memlab/exercise/engine.hpp"
@@ -35,6 +36,29 @@ TEST_F(ServerTest, ExerciseCatalogueAndOneExercise) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 404);
   EXPECT_EQ(body(r)["parameter"], "exercise");
+}
+
+// Issue 21, hole 1, through the server: a source that names host files in #include gets a
+// compile error on its line, and no byte of the files (/etc/passwd's "root:", /etc/hostname).
+TEST_F(ServerTest, ACheckReturnsNoByteOfAHostFile) {
+  std::string hostname;
+  std::getline(std::ifstream("/etc/hostname"), hostname);
+  const std::string source = "#include \"/etc/passwd\"\n#define P \"/etc/hostname\"\n#include P\n" +
+                             memlab::exercise::get("smem_reverse_static").solution;
+  auto r = client().Post("/api/exercises/smem_reverse_static/check", with_token(),
+                         nlohmann::json{{"source", source}}.dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400) << r->body;
+  EXPECT_EQ(r->body.find("root:"), std::string::npos) << r->body;
+  if (hostname.size() >= 4) {
+    // The name may be quoted only as the path's own text; the file's content never.
+    EXPECT_EQ(r->body.find(hostname), std::string::npos) << r->body;
+  }
+  const auto j = body(r);
+  ASSERT_FALSE(j["compile"]["diagnostics"].empty()) << j.dump();
+  EXPECT_EQ(j["compile"]["diagnostics"][0]["line"], 1) << j.dump();
+  EXPECT_NE(j["error"].get<std::string>().find("not available here"), std::string::npos)
+      << j.dump();
 }
 
 TEST_F(ServerTest, ExerciseCheckNamesTheLearnersLineOrSaysNoDevice) {
