@@ -314,8 +314,7 @@ json measure_learner(const Exercise& e, const bench::Experiment& x, const Learne
                              others.size())}};
   }
   const auto [compared, skipped] = witness.result(stream);
-  m["launches_verified"] = compared;
-  if (witness.empty()) m["launches_verified"] = 0;
+  m["launches_verified"] = witness.empty() ? 0 : compared;
   if (skipped > 0) {
     m["verified"] = false;
     m["skipped_work"] = skipped;

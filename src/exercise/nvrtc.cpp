@@ -11,6 +11,7 @@
 #include <mutex>
 #include <regex>
 #include <set>
+#include <utility>
 
 namespace memlab::exercise {
 namespace {
@@ -150,18 +151,20 @@ std::string nvrtc_version() {
 }
 
 Resources parse_ptxas_info(const std::string& info) {
+  // Built once: every compile parses its ptxas lines.
+  static const std::pair<std::regex, int Resources::*> kFields[] = {
+      {std::regex(R"(Used (\d+) registers)"), &Resources::registers},
+      {std::regex(R"((\d+) bytes spill stores)"), &Resources::spill_stores},
+      {std::regex(R"((\d+) bytes spill loads)"), &Resources::spill_loads},
+      {std::regex(R"((\d+) bytes stack frame)"), &Resources::stack_bytes},
+      {std::regex(R"((\d+) bytes smem)"), &Resources::shared_bytes},
+      {std::regex(R"(used (\d+) barriers)"), &Resources::barriers},
+  };
   Resources r;
   std::smatch m;
-  auto find = [&](const char* pattern, int& field) {
-    const std::regex re(pattern);
-    if (std::regex_search(info, m, re)) field = std::stoi(m[1].str());
-  };
-  find(R"(Used (\d+) registers)", r.registers);
-  find(R"((\d+) bytes spill stores)", r.spill_stores);
-  find(R"((\d+) bytes spill loads)", r.spill_loads);
-  find(R"((\d+) bytes stack frame)", r.stack_bytes);
-  find(R"((\d+) bytes smem)", r.shared_bytes);
-  find(R"(used (\d+) barriers)", r.barriers);
+  for (const auto& [re, field] : kFields) {
+    if (std::regex_search(info, m, re)) r.*field = std::stoi(m[1].str());
+  }
   if (r.registers >= 0 && r.shared_bytes < 0) r.shared_bytes = 0;
   if (r.registers >= 0 && r.barriers < 0) r.barriers = 0;
   return r;
