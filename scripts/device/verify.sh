@@ -28,6 +28,14 @@
 #                  the expected lines found or not                                        (new)
 #   hopper    330  the Hopper variants: their tests, memcheck/racecheck, runs beside the
 #                  baselines
+#   runs      420  memlab run of each plan in RUN_PLANS (';'-separated, e.g. "transpose -v
+#                  tma_pipelined,copy;bandwidth -a op=copy"), --seed 7, one JSON per plan; the
+#                  plans' records (variant, point, status, ms, GB/s, % of memcpy) in runs.json
+#   profile   420  ncu --set full on one launch per kernel of each plan in PROFILE_PLANS
+#                  (';'-separated 'KERNEL_REGEX|memlab run args', --verify-only: one launch of
+#                  each variant at its default size); .ncu-rep files, and per kernel the
+#                  figures that name a limiter (throughputs, occupancy, registers, smem, the
+#                  top warp stalls) in profile.json (issue 23: profile before you write)
 #   multigpu  560  (nvidia-h200-x2) topology, p2p/collectives tests and runs, --devices,
 #                  mpirun -np 2, nvbandwidth and nccl-tests (stage.sh --multigpu)
 # LIMIT_<PART>=S overrides a limit; VERIFY_DEADLINE_S (default 570) bounds the whole call: a part
@@ -50,7 +58,7 @@ export MEMLAB_EXERCISE_WORKER="$ML" MEMLAB_BIN="$ML" PYTHONUNBUFFERED=1
 WORK=$(mktemp -d)
 T0=$SECONDS
 declare -A LIMIT=([tests]=240 [suite]=420 [quick]=150 [practice]=120 [claims]=120 [ncu]=240
-  [sanitize]=300 [serve]=150 [class]=240 [diagnose]=420 [hopper]=330 [multigpu]=560)
+  [sanitize]=300 [serve]=150 [class]=240 [diagnose]=420 [hopper]=330 [runs]=420 [profile]=420 [multigpu]=560)
 find_tool() {  # find_tool NAME: on PATH, else the toolkit's
   local f
   command -v "$1" 2>/dev/null && return
@@ -387,6 +395,47 @@ sys.exit(0 if a["ok"] and b["ok"] else 1)' "$DIR/tests.json" "$DIR/sanitize.json
     "sanitize=$DIR/sanitize.json" "${pairs[@]}" | tee -a "$LOG"
 }
 
+part_runs() {
+  local rc=0 t=$SECONDS i=0 plan plans=() files=()
+  IFS=';' read -r -a plans <<<"${RUN_PLANS:-}"
+  ((${#plans[@]})) || { echo "runs: RUN_PLANS is empty" | tee -a "$LOG"; rc=2; }
+  for plan in "${plans[@]}"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    step "run_$i" 120 "$ML" run $plan --seed 7 --json "$DIR/run_$i.json" || rc=1
+    echo "run_$i: memlab run $plan" >>"$LOG"
+    tail -n 14 "$DIR/run_$i.log" >>"$LOG"
+    [ -s "$DIR/run_$i.json" ] && files+=("$DIR/run_$i.json")
+  done
+  lib runs-summary "$OUT/runs.json" "$rc" $((SECONDS - t)) "${files[@]}" | tee -a "$LOG"
+}
+
+part_profile() {
+  local rc=0 t=$SECONDS i=0 item plans=() regex plan reps=()
+  IFS=';' read -r -a plans <<<"${PROFILE_PLANS:-}"
+  ((${#plans[@]})) || { echo "profile: PROFILE_PLANS is empty" | tee -a "$LOG"; rc=2; }
+  [ -x "$NCU" ] || { echo "profile: ncu not found (set NCU=...)" | tee -a "$LOG"; rc=2; }
+  for item in "${plans[@]}"; do
+    [ -x "$NCU" ] || break
+    i=$((i + 1))
+    regex=${item%%|*}
+    plan=${item#*|}
+    echo "prof_$i: kernels /$regex/ of memlab run $plan" >>"$LOG"
+    # shellcheck disable=SC2086
+    step "prof_$i" 150 "$NCU" --set full --clock-control none --cache-control all \
+      --kernel-name-base demangled --kernel-name "regex:$regex" --launch-count "${PROFILE_LAUNCHES:-6}" \
+      --import-source no --force-overwrite --export "$OUT/prof_$i" \
+      "$ML" run $plan --seed 1 --verify-only || rc=1
+    tail -n 3 "$DIR/prof_$i.log" >>"$LOG"
+    if [ -s "$OUT/prof_$i.ncu-rep" ]; then
+      "$NCU" --import "$OUT/prof_$i.ncu-rep" --page raw --csv --print-units base \
+        >"$DIR/prof_$i.raw.csv" 2>>"$LOG" || rc=1
+      reps+=("prof_$i=$DIR/prof_$i.raw.csv")
+    fi
+  done
+  lib profile-summary "$OUT/profile.json" "$rc" $((SECONDS - t)) "${reps[@]}" | tee -a "$LOG"
+}
+
 # Two or more GPUs (nvidia-h200-x2), staged with `scripts/device/stage.sh --multigpu`: NCCL from
 # the Python wheel where the machine has one, OpenMPI's mpirun of the machine (libmpi opened at
 # run time; the staged $BUILD/mpi-lib only where the machine lacks it), the yardsticks built by
@@ -457,7 +506,7 @@ while time.time() < end:
 
 parts=("$@")
 ((${#parts[@]})) || {
-  echo "usage: $0 PART... (tests suite quick practice claims ncu sanitize serve class diagnose hopper multigpu)" >&2
+  echo "usage: $0 PART... (tests suite quick practice claims ncu sanitize serve class diagnose hopper runs profile multigpu)" >&2
   exit 2
 }
 for PART in "${parts[@]}"; do

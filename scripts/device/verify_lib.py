@@ -253,6 +253,107 @@ def ncu_summary(out, table_json):
               f"  ncu {ncu} us  {diff}{off}{warm}  {r.get('note', '')}")
 
 
+def runs_summary(out, rc, seconds, files):
+    """The records of each `memlab run` plan of the runs part, one line each."""
+    plans, ok = [], rc == 0 and bool(files)
+    for f in files:
+        doc = load(f, {})
+        recs = []
+        for r in doc.get("records", []):
+            st = r.get("stats") or {}
+            recs.append({k: r.get(k) for k in ("experiment", "variant", "params", "status",
+                                                "verified", "gbps", "gflops", "pct_memcpy",
+                                                "pct_fp32_peak", "speedup_over_baseline",
+                                                "notes")} | {"median_ms": st.get("median_ms"),
+                                                             "rel_stdev": st.get("relative_stdev")})
+            if r.get("status") not in ("timed", "skipped"):
+                ok = False
+            pts = ",".join(f"{k}={v}" for k, v in sorted((r.get("params") or {}).items()))
+            ms = st.get("median_ms")
+            print(f"  {r.get('experiment')}/{r.get('variant')} [{pts}] {r.get('status')}: "
+                  + (f"{ms:.4f} ms, {r.get('gbps', 0):.0f} GB/s, {r.get('gflops', 0):.0f} GFLOP/s, "
+                     f"{r.get('pct_memcpy', 0):.1f}% memcpy, {r.get('pct_fp32_peak', 0):.1f}% FP32"
+                     if ms else "; ".join(r.get("notes") or [])))
+        plans.append({"file": os.path.basename(f), "records": recs})
+    write(out, {"part": "runs", "ok": ok, "rc": rc, "seconds": seconds, "plans": plans})
+    print(f"runs: {len(plans)} plans; ok={ok}")
+
+
+PROFILE_METRICS = [
+    "gpu__time_duration.sum", "launch__grid_size", "launch__block_size",
+    "launch__registers_per_thread", "launch__shared_mem_per_block_dynamic",
+    "launch__shared_mem_per_block_static", "launch__cluster_size",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram__bytes_read.sum",
+    "dram__bytes_write.sum", "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "lts__throughput.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__throughput.avg.pct_of_peak_sustained_active",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "sm__maximum_warps_per_active_cycle_pct", "smsp__issue_active.avg.pct_of_peak_sustained_active",
+    "smsp__warps_eligible.avg.per_cycle_active", "smsp__warps_active.avg.per_cycle_active",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "smsp__inst_executed.sum", "lts__t_sector_hit_rate.pct",
+    "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active",
+]
+
+
+def _num(v):
+    try:
+        return float(str(v).replace(",", ""))
+    except ValueError:
+        return v
+
+
+def profile_summary(out, rc, seconds, pairs):
+    """Per profiled kernel (ncu --page raw --csv), the figures that name a limiter."""
+    import csv
+    import re
+    kernels = []
+    for pair in pairs:
+        name, path = pair.split("=", 1)
+        try:
+            rows = list(csv.reader(open(path, newline="")))
+        except OSError:
+            continue
+        rows = [r for r in rows if r and not r[0].startswith("==")]
+        if len(rows) < 2:
+            continue
+        head, body = rows[0], rows[1:]
+        if body and body[0] and body[0][0] == "":
+            body = body[1:]  # the units row
+        for r in body:
+            d = dict(zip(head, r))
+            k = {"plan": name, "kernel": d.get("Kernel Name", "")[:160]}
+            for m in PROFILE_METRICS:
+                if m in d:
+                    k[m] = _num(d[m])
+            stalls = {c: _num(v) for c, v in d.items()
+                      if re.match(r"smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$", c)}
+            stalls = {c: v for c, v in stalls.items() if isinstance(v, float)}
+            k["top_stalls"] = {c.replace("smsp__average_warps_issue_stalled_", "").replace(
+                "_per_issue_active.ratio", ""): round(v, 3) for c, v in
+                sorted(stalls.items(), key=lambda x: -x[1])[:6]}
+            pipes = {c: _num(v) for c, v in d.items()
+                     if re.match(r"sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active$", c)}
+            pipes = {c: v for c, v in pipes.items() if isinstance(v, float)}
+            k["top_pipes"] = {c.replace("sm__pipe_", "").replace(
+                "_cycles_active.avg.pct_of_peak_sustained_active", ""): round(v, 1) for c, v in
+                sorted(pipes.items(), key=lambda x: -x[1])[:4]}
+            kernels.append(k)
+            us = k.get("gpu__time_duration.sum")
+            print(f"  {name} {k['kernel'][:70]}: "
+                  f"{(us or 0) / 1e3 if isinstance(us, float) else us} us, "
+                  f"dram {k.get('dram__throughput.avg.pct_of_peak_sustained_elapsed')}%, "
+                  f"sm {k.get('sm__throughput.avg.pct_of_peak_sustained_elapsed')}%, "
+                  f"occ {k.get('sm__warps_active.avg.pct_of_peak_sustained_active')}%, "
+                  f"regs {k.get('launch__registers_per_thread')}, stalls {k['top_stalls']}, "
+                  f"pipes {k['top_pipes']}")
+    write(out, {"part": "profile", "ok": rc == 0 and bool(kernels), "rc": rc,
+                "seconds": seconds, "kernels": kernels})
+    print(f"profile: {len(kernels)} kernels profiled; exit {rc}")
+
+
 def main(argv):
     cmd, args = argv[1], argv[2:]
     if cmd == "gtest-list":
@@ -268,6 +369,10 @@ def main(argv):
         json_summary(args[0], int(args[1]), int(args[2]), args[3], args[4:])
     elif cmd == "serve-probe":
         return serve_probe(*args)
+    elif cmd == "runs-summary":
+        runs_summary(args[0], int(args[1]), int(args[2]), args[3:])
+    elif cmd == "profile-summary":
+        profile_summary(args[0], int(args[1]), int(args[2]), args[3:])
     elif cmd == "ncu-summary":
         ncu_summary(*args)
     else:
