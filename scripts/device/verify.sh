@@ -418,8 +418,8 @@ part_profile() {
   for item in "${plans[@]}"; do
     [ -x "$NCU" ] || break
     i=$((i + 1))
-    regex=${item%%|*}
-    plan=${item#*|}
+    regex=${item%|*}  # the regex may hold '|'; the plan never does
+    plan=${item##*|}
     echo "prof_$i: kernels /$regex/ of memlab run $plan" >>"$LOG"
     # shellcheck disable=SC2086
     step "prof_$i" 150 "$NCU" --set full --clock-control none --cache-control all \
@@ -429,8 +429,8 @@ part_profile() {
     tail -n 3 "$DIR/prof_$i.log" >>"$LOG"
     if [ -s "$OUT/prof_$i.ncu-rep" ]; then
       "$NCU" --import "$OUT/prof_$i.ncu-rep" --page raw --csv --print-units base \
-        >"$DIR/prof_$i.raw.csv" 2>>"$LOG" || rc=1
-      reps+=("prof_$i=$DIR/prof_$i.raw.csv")
+        >"$OUT/prof_$i.raw.csv" 2>>"$LOG" || rc=1
+      reps+=("prof_$i=$OUT/prof_$i.raw.csv")
     fi
   done
   lib profile-summary "$OUT/profile.json" "$rc" $((SECONDS - t)) "${reps[@]}" | tee -a "$LOG"

@@ -283,7 +283,8 @@ PROFILE_METRICS = [
     "gpu__time_duration.sum", "launch__grid_size", "launch__block_size",
     "launch__registers_per_thread", "launch__shared_mem_per_block_dynamic",
     "launch__shared_mem_per_block_static", "launch__cluster_size",
-    "dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram__bytes_read.sum",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "dram__bytes_read.sum",
     "dram__bytes_write.sum", "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
     "sm__throughput.avg.pct_of_peak_sustained_elapsed",
     "lts__throughput.avg.pct_of_peak_sustained_elapsed",
@@ -344,7 +345,7 @@ def profile_summary(out, rc, seconds, pairs):
             us = k.get("gpu__time_duration.sum")
             print(f"  {name} {k['kernel'][:70]}: "
                   f"{(us or 0) / 1e3 if isinstance(us, float) else us} us, "
-                  f"dram {k.get('dram__throughput.avg.pct_of_peak_sustained_elapsed')}%, "
+                  f"dram {k.get('gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed', k.get('dram__throughput.avg.pct_of_peak_sustained_elapsed'))}%, "
                   f"sm {k.get('sm__throughput.avg.pct_of_peak_sustained_elapsed')}%, "
                   f"occ {k.get('sm__warps_active.avg.pct_of_peak_sustained_active')}%, "
                   f"regs {k.get('launch__registers_per_thread')}, stalls {k['top_stalls']}, "
