@@ -130,6 +130,9 @@ bench::Experiment make() {
       .test_point({{"op", "copy"}, {"n", "1"}})
       .test_point({{"op", "copy"}, {"n", "100003"}})
       .test_point({{"op", "copy"}, {"n", "8192"}})  // bulk_copy: two whole 16 KiB chunks
+      // bulk_ring: 245 chunks over 21 blocks (each ring wraps twice), a short last chunk, a
+      // 3-float tail; n = 100003 above: 25 chunks over 3 blocks
+      .test_point({{"op", "copy"}, {"n", "1000003"}})
       .test_point({{"op", "scale"}, {"n", "4097"}})
       .test_point({{"op", "add"}, {"n", "1000"}})
       .test_point({{"op", "add"}, {"n", "1048579"}})
@@ -159,10 +162,10 @@ bench::Experiment make() {
         b.variant_axis("op", {"copy"}, "cudaMemcpy is the copy ceiling: op=copy only");
         break;
       case Variant::BulkCopy:
+      case Variant::BulkRing:
         b.variant_axis("op", {"copy"}, "cp.async.bulk copies: op=copy only")
             .needs_device([](const Params&) { return hopper::sm90_or_no_device(); },
-                          hopper::kNeedsSm90)
-            .opt_in(hopper::kUnverified);
+                          hopper::kNeedsSm90);
         break;
       case Variant::CudaMemset:
         b.variant_axis("op", {"fill"}, "cudaMemset is the write-only ceiling: op=fill only");

@@ -167,6 +167,9 @@ void launch_op(Variant v, const Args& x, cudaStream_t s) {
     case Variant::BulkCopy:  // op=copy only (the experiment's only_if)
       launch_bulk_copy(x.a, x.c, x.n, s);
       return;
+    case Variant::BulkRing:  // op=copy only
+      launch_bulk_ring(x.a, x.c, x.n, s);
+      return;
     case Variant::CudaMemcpy:
       MEMLAB_CUDA_CHECK(
           cudaMemcpyAsync(x.c, x.a, x.n * sizeof(float), cudaMemcpyDeviceToDevice, s));

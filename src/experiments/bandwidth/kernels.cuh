@@ -46,8 +46,12 @@ enum class Variant {
   F4Unroll4Cs,
   // Hopper (sm_90, op=copy only; kernels_bulk.cu): one thread per block hands the SM's copy engine
   // a 16 KiB chunk, global -> shared (cp.async.bulk, mbarrier) and shared -> global; no thread
-  // moves a float. Opt-in until verified on a GPU.
+  // moves a float.
   BulkCopy,
+  // Hopper (sm_90, op=copy only; kernels_ring.cu, issue 23): a persistent grid (3 one-warp blocks
+  // per SM), each with a ring of 4 x 16 KiB stages: 3 chunk loads in flight while the oldest
+  // chunk's bulk store drains; a stage is reloaded once its store has read it.
+  BulkRing,
   // cudaMemcpyAsync device-to-device (op=copy only): the ceiling the kernels aim at.
   CudaMemcpy,
   // cudaMemsetAsync (op=fill only): the write-only ceiling.
@@ -64,6 +68,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "as f4_unroll4 with streaming (evict-first) cache hints"},
     {Variant::BulkCopy, "bulk_copy",
      "Hopper cp.async.bulk: 16 KiB chunks global -> shared -> global by the copy engine"},
+    {Variant::BulkRing, "bulk_ring",
+     "Hopper cp.async.bulk, persistent: a 4 x 16 KiB ring per block, loads overlap stores"},
     {Variant::CudaMemcpy, "cudaMemcpy", "cudaMemcpyAsync device-to-device: the copy ceiling"},
     {Variant::CudaMemset, "cudaMemset", "cudaMemsetAsync: the write-only ceiling"},
 };

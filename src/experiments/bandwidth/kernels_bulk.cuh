@@ -1,4 +1,5 @@
-// bandwidth's cp.async.bulk copy (kernels_bulk.cu): c = a for n floats, sm_90 only.
+// bandwidth's cp.async.bulk copies (kernels_bulk.cu, kernels_ring.cu): c = a for n floats, sm_90
+// only.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,5 +9,7 @@
 namespace memlab::lessons::bandwidth {
 
 void launch_bulk_copy(const float* a, float* c, std::size_t n, cudaStream_t stream);
+// kernels_ring.cu: the persistent ring of stages (bulk_ring).
+void launch_bulk_ring(const float* a, float* c, std::size_t n, cudaStream_t stream);
 
 }  // namespace memlab::lessons::bandwidth

@@ -120,6 +120,9 @@ void launch(Variant variant, const float* in, float* out, std::size_t n, cudaStr
     case Variant::Bulk:
       launch_bulk_reverse(in, out, n, s);
       return;
+    case Variant::BulkPipelined:
+      launch_pipelined_reverse(in, out, n, s);
+      return;
   }
 }
 

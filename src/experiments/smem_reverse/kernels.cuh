@@ -42,8 +42,13 @@ enum class Variant {
   DynamicF4,
   // Hopper (sm_90, n a multiple of 4; kernels_bulk.cu): the 16 KiB segment in and out by the copy
   // engine (cp.async.bulk with an mbarrier, then shared -> global), reversed in shared memory as
-  // float4 quads. Opt-in until verified on a GPU.
+  // float4 quads.
   Bulk,
+  // Hopper (sm_90, n a multiple of 4; kernels_pipelined.cu, issue 23): a persistent grid (3 blocks
+  // per SM) with a ring of 4 x 16 KiB stages per block: 3 segment loads in flight while one
+  // segment is reversed in place in shared memory (16-byte quad pairs, conflict-free) and the
+  // previous one's bulk store drains.
+  BulkPipelined,
 };
 
 inline constexpr VariantInfo<Variant> kVariants[] = {
@@ -58,6 +63,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
     {Variant::DynamicF4, "dynamic_f4", "16 KiB dynamic segment, 16-byte global loads and stores"},
     {Variant::Bulk, "bulk",
      "Hopper cp.async.bulk: 16 KiB segment in and out by the copy engine, float4 reversal"},
+    {Variant::BulkPipelined, "bulk_pipelined",
+     "Hopper cp.async.bulk, persistent: 4 x 16 KiB ring, in-place float4 reversal"},
 };
 
 void launch(Variant variant, const float* in, float* out, std::size_t n, cudaStream_t stream);

@@ -1,4 +1,5 @@
-// smem_reverse's cp.async.bulk variant (kernels_bulk.cu): sm_90, n a multiple of 4.
+// smem_reverse's cp.async.bulk variants (kernels_bulk.cu, kernels_pipelined.cu): sm_90, n a
+// multiple of 4.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,5 +9,6 @@
 namespace memlab::lessons::smem_reverse {
 
 void launch_bulk_reverse(const float* in, float* out, std::size_t n, cudaStream_t stream);
+void launch_pipelined_reverse(const float* in, float* out, std::size_t n, cudaStream_t stream);
 
 }  // namespace memlab::lessons::smem_reverse

@@ -93,6 +93,7 @@ Model model_of(Variant v) {
     case Variant::PaddedCoarse:
     case Variant::Tile64F4:
     case Variant::Tma:
+    case Variant::TmaPipelined:
     case Variant::Copy:
       return coalesced;
   }
@@ -114,6 +115,9 @@ bench::Experiment make() {
       .test_point({{"rows", "128"}, {"cols", "192"}})  // whole 64-tiles, float4 path only
       .test_point({{"rows", "260"}, {"cols", "132"}})  // float4 path plus edge tiles
       .test_point({{"rows", "36"}, {"cols", "100"}})   // tma: clipped boxes on both edges
+      // tma_pipelined: 32 x 32 = 1024 tiles (clipped on both edges) over 86 blocks, so that each
+      // block's ring wraps; 260 x 132 above: 45 tiles over 4 blocks
+      .test_point({{"rows", "1000"}, {"cols", "996"}})
       .validate(validate)
       .bytes(useful)
       .footprint(useful)
@@ -132,12 +136,11 @@ bench::Experiment make() {
     b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {
        launch(id, st.in.get(), st.out.get(), st.rows, st.cols, s);
      }).predict(model_of(id));
-    if (id == Variant::Tma) {
+    if (id == Variant::Tma || id == Variant::TmaPipelined) {
       b.only_if([](const Params& p) { return p.n("rows") % 4 == 0 && p.n("cols") % 4 == 0; },
                 "TMA: needs rows and cols multiples of 4 (16-byte row strides)")
           .needs_device([](const Params&) { return hopper::sm90_or_no_device(); },
-                        hopper::kNeedsSm90)
-          .opt_in(hopper::kUnverified);
+                        hopper::kNeedsSm90);
     }
   }
   b.baseline(variant_name(kVariants, Variant::Copy));

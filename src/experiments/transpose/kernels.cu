@@ -162,6 +162,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::Tma:
       launch_tma(in, out, rows, cols, s);
       return;
+    case Variant::TmaPipelined:
+      launch_tma_pipelined(in, out, rows, cols, s);
+      return;
     case Variant::Copy:
       copy_tile<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);
       MEMLAB_CHECK_LAUNCH(copy_tile);

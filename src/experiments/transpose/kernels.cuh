@@ -36,9 +36,13 @@ enum class Variant {
   Tile64F4,
   // Hopper (sm_90), kernels_tma.cu: 32x32 boxes loaded and stored by the Tensor Memory
   // Accelerator (2D tensor maps, mbarrier, 128-byte swizzle), transposed in shared memory as 4x4
-  // register blocks with 16-byte conflict-free accesses; rows, cols multiples of 4. Opt-in until
-  // verified on a GPU.
+  // register blocks with 16-byte conflict-free accesses; rows, cols multiples of 4.
   Tma,
+  // Hopper (sm_90), kernels_tma_pipelined.cu (issue 23): the tma tiles with a persistent grid
+  // (8 blocks of 64 threads per SM, grid-stride over tiles), each block with 4 tile loads in flight
+  // in an mbarrier ring and 2 store buffers, so the TMA store of one tile overlaps the next
+  // tiles' loads and transposes; rows, cols multiples of 4.
+  TmaPipelined,
   // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
   // ceiling a tiled transpose is measured against.
   Copy,
@@ -53,12 +57,16 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "64x65 tile, float4 global accesses, conflict-free warp mapping"},
     {Variant::Tma, "tma",
      "Hopper TMA: 32x32 boxes in and out by the copy engine, swizzled tile, 4x4 blocks"},
+    {Variant::TmaPipelined, "tma_pipelined",
+     "Hopper TMA, persistent: 4 tile loads in flight per block, 2 store buffers, overlapped"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
 
 // The Tma variant (kernels_tma.cu); needs sm_90 and rows, cols multiples of 4.
 void launch_tma(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+// The TmaPipelined variant (kernels_tma_pipelined.cu); same needs.
+void launch_tma_pipelined(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 

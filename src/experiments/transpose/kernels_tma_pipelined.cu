@@ -1,0 +1,148 @@
+// transpose, Hopper (issue 23): `tma_pipelined`, the tma variant with a persistent grid and rings
+// of shared-memory stages, so that tile loads, the in-shared transposes and tile stores overlap.
+//
+// What it does to memory: the same 32 x 32 boxes as tma (2D tensor maps, 128-byte swizzle, boxes
+// past the edge zero-filled on load and clipped on store; rows, cols multiples of 4). A persistent
+// grid walks the tiles grid-stride in row-major tile order (tile k: columns 32 (k mod tx), rows
+// 32 (k / tx)); tile j of a block loads into stage j mod kLoadStages and is transposed into store
+// buffer j mod kStoreStages. Thread 0 keeps kLoadStages tile loads in flight (one mbarrier per
+// stage, the whole 4 KiB box counted), and per tile:
+//   all:      wait for the tile's stage (parity of its use), 4 LDS.128 into registers;
+//   all:      barrier B (store buffer free: thread 0 waited for its old store, below);
+//   all:      4 STS.128 of the transposed 4 x 4 block, fence.proxy.async.shared::cta, barrier A;
+//   thread 0: TMA store of the buffer (one bulk group); reload the load stage just read with tile
+//             j + kLoadStages (every thread has read it: barrier A); then
+//             cp.async.bulk.wait_group.read kStoreStages - 1, so that the next tile's buffer
+//             (used by tile j + 1 - kStoreStages) has been read, before the next barrier B.
+// No block exits while a store still reads shared memory (wait_group.read 0 at the end).
+//
+// Banks: as tma (kernels_tma.cu): thread t = 8 s + l takes the 4 x 4 block (i, j) = ((l + s) mod
+// 8, l); per quarter warp, both the swizzled row reads and the swizzled row writes hit 8 distinct
+// 16-byte chunks: conflict-free.
+//
+// Napkin math (H200, 16384^2 fp32): 2 GiB, ~0.50 ms at the memcpy rate; 262144 tiles of 4 KiB
+// in + 4 KiB out, 16 bytes/clk/SM of DRAM share = one tile per ~512 clocks per SM. Little's law:
+// ~23 KB of loads in flight per SM. Per block: 4 load stages + 2 store buffers = 24 KiB (+1 KiB
+// alignment slack); 8 blocks of 64 threads per SM (200 KiB) keep up to 32 tile loads = 128 KiB in
+// flight per SM, and each block has ~4000 clocks per tile for its serial wait -> transpose ->
+// store chain. Registers: ~40 (4 float4 + addresses). The limiter removed: tma's one tile per
+// block with nothing overlapping (load, wait, transpose, store, wait: ~4 KiB in flight per block
+// only while it loads) and its 262144 block launches.
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "common/hopper.cuh"
+#include "common/hopper.hpp"
+#include "common/launch.hpp"
+#include "transpose/kernels.cuh"
+
+namespace memlab::lessons::transpose {
+namespace {
+
+namespace hp = memlab::lessons::hopper;
+
+constexpr int kTile = 32;
+constexpr int kTileBytes = kTile * kTile * 4;
+constexpr int kThreads = 64;  // one 4 x 4 block of the 8 x 8 blocks each
+constexpr int kLoadStages = 4;
+constexpr int kStoreStages = 2;
+constexpr int kSmem = (kLoadStages + kStoreStages) * kTileBytes + 1024;  // + 1024-byte alignment
+// Small matrices: fewer blocks, each with at least this many tiles (every ring wraps; the test
+// points exercise the wrap-around and the phase flips).
+constexpr int kMinTilesPerBlock = 3 * kLoadStages;
+
+__device__ __forceinline__ float lane_of(const float4& v, int e) {
+  return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w;
+}
+
+__global__ void __launch_bounds__(kThreads)
+    transpose_tma_pipelined(const __grid_constant__ CUtensorMap in_map,
+                            const __grid_constant__ CUtensorMap out_map, int tiles_x, int tiles) {
+#if MEMLAB_SM90
+  extern __shared__ unsigned char raw[];
+  __shared__ __align__(8) std::uint64_t full[kLoadStages];
+  const std::uint32_t pad = (1024u - (hp::smem_u32(raw) & 1023u)) & 1023u;
+  unsigned char* load_buf = raw + pad;                             // kLoadStages tiles of `in`
+  unsigned char* store_buf = load_buf + kLoadStages * kTileBytes;  // kStoreStages transposes
+  const int t = static_cast<int>(threadIdx.x);
+  const int first = static_cast<int>(blockIdx.x), step = static_cast<int>(gridDim.x);
+  const int m = first < tiles ? (tiles - first + step - 1) / step : 0;
+  auto load = [&](int j) {
+    const int s = j % kLoadStages, k = first + j * step;
+    hp::mbar_arrive_expect_tx(&full[s], kTileBytes);  // the whole box counts, clipped or not
+    hp::tma_load_2d(load_buf + s * kTileBytes, &in_map, (k % tiles_x) * kTile,
+                    (k / tiles_x) * kTile, &full[s]);
+  };
+  if (t == 0) {
+    hp::tma_prefetch_map(&in_map);
+    hp::tma_prefetch_map(&out_map);
+    for (int s = 0; s < kLoadStages; ++s) hp::mbar_init(&full[s], 1);
+    hp::fence_mbarrier_init();
+    for (int j = 0; j < kLoadStages && j < m; ++j) load(j);
+  }
+  __syncthreads();  // the barriers are initialised before anyone waits on them
+  const int sub = t >> 3, l = t & 7;
+  const int bi = (l + sub) & 7, bj = l;  // this thread's 4 x 4 block: tile rows 4 bi.., cols 4 bj..
+  for (int j = 0; j < m; ++j) {
+    const int s = j % kLoadStages;
+    const unsigned char* a = load_buf + s * kTileBytes;
+    unsigned char* b = store_buf + (j % kStoreStages) * kTileBytes;
+    hp::mbar_wait(&full[s], static_cast<std::uint32_t>((j / kLoadStages) & 1));
+    float4 v[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      v[k] = *reinterpret_cast<const float4*>(a + hp::swizzle128(4 * bi + k, bj));
+    }
+    __syncthreads();  // B: thread 0 has waited until the store that last used `b` read it
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {  // out tile row 4 bj + e = column 4 bj + e of the input tile
+      *reinterpret_cast<float4*>(b + hp::swizzle128(4 * bj + e, bi)) =
+          make_float4(lane_of(v[0], e), lane_of(v[1], e), lane_of(v[2], e), lane_of(v[3], e));
+    }
+    hp::fence_proxy_async_shared();  // our shared stores before the copy engine reads them
+    __syncthreads();                 // A: `b` written, stage s read by every thread
+    if (t == 0) {
+      const int k = first + j * step;
+      hp::tma_store_2d(&out_map, (k / tiles_x) * kTile, (k % tiles_x) * kTile, b);  // x = row
+      hp::bulk_commit();
+      if (j + kLoadStages < m) load(j + kLoadStages);
+      hp::bulk_wait_read<kStoreStages - 1>();  // the buffer of tile j + 1 is free again
+    }
+  }
+  if (t == 0) hp::bulk_wait_read<0>();  // no exit while a store still reads shared memory
+#endif
+}
+
+}  // namespace
+
+void launch_tma_pipelined(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  static const unsigned resident = [] {
+    MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(transpose_tma_pipelined,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
+    return resident_blocks(transpose_tma_pipelined, kThreads, kSmem);
+  }();
+  // Encoded at every launch, as for tma (a cached map could outlive the buffers).
+  const std::uint64_t in_dims[2] = {static_cast<std::uint64_t>(cols),
+                                    static_cast<std::uint64_t>(rows)};
+  const std::uint64_t in_strides[1] = {static_cast<std::uint64_t>(cols) * 4};
+  const std::uint64_t out_dims[2] = {static_cast<std::uint64_t>(rows),
+                                     static_cast<std::uint64_t>(cols)};
+  const std::uint64_t out_strides[1] = {static_cast<std::uint64_t>(rows) * 4};
+  const std::uint32_t box[2] = {kTile, kTile};
+  const CUtensorMap in_map =
+      hp::tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, in, in_dims, in_strides, box, true);
+  const CUtensorMap out_map =
+      hp::tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, out, out_dims, out_strides, box, true);
+  const int tiles_x = static_cast<int>(blocks_for(static_cast<std::size_t>(cols), kTile));
+  const int tiles_y = static_cast<int>(blocks_for(static_cast<std::size_t>(rows), kTile));
+  const int tiles = tiles_x * tiles_y;  // <= 2^31 / 16 for rows * cols <= 2^31 plus edges
+  const int want = (tiles + kMinTilesPerBlock - 1) / kMinTilesPerBlock;
+  const auto grid = static_cast<unsigned>(std::clamp<long long>(want, 1, resident));
+  transpose_tma_pipelined<<<grid, kThreads, kSmem, s>>>(in_map, out_map, tiles_x, tiles);
+  MEMLAB_CHECK_LAUNCH(transpose_tma_pipelined);
+}
+
+}  // namespace memlab::lessons::transpose
