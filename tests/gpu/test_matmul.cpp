@@ -82,7 +82,7 @@ TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
   if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
   expect_exact_for({Variant::NaiveUncoalesced, Variant::Naive, Variant::Tiled16, Variant::Tiled32,
                     Variant::Block1d, Variant::Block2d, Variant::Vectorized, Variant::Warptile,
-                    Variant::DoubleBuffer, Variant::ThreadTile8x16},
+                    Variant::DoubleBuffer, Variant::ThreadTile8x16, Variant::ThreadTileBk16},
                    true);
 }
 

@@ -24,16 +24,23 @@ struct Named {
   const char* lesson;
   const char* variant;
 };
-const Named kHopper[] = {{"matmul", "cp_async"}, {"matmul", "tma"}, {"tensor_cores", "wgmma"}};
+const Named kHopper[] = {{"tensor_cores", "wgmma"}};
 // Issue 19: conv2d's boxes start on 16 bytes (Conv2dBoxesStartOn16Bytes); on the H200 (2026-12-01,
 // verify.sh tests sanitize) both pass every test point, memcheck 0 errors, racecheck 0 hazards:
-// they are in every plan. transpose tma, bandwidth bulk_copy and smem_reverse bulk passed on the
-// H200 in round three; issue 23's pipelined variants are in every plan from the start (the GPU
-// test checks them at every test point).
-const Named kVerified[] = {{"conv2d", "tma"},          {"conv2d", "cluster"},
-                           {"transpose", "tma"},       {"transpose", "tma_pipelined"},
-                           {"bandwidth", "bulk_copy"}, {"bandwidth", "bulk_ring"},
-                           {"smem_reverse", "bulk"},   {"smem_reverse", "bulk_pipelined"}};
+// they are in every plan. transpose tma, bandwidth bulk_copy, smem_reverse bulk, matmul cp_async
+// and tma passed on the H200 in round three; issue 23's new variants are in every plan from the
+// start (the GPU test checks them at every test point).
+const Named kVerified[] = {{"conv2d", "tma"},
+                           {"conv2d", "cluster"},
+                           {"transpose", "tma"},
+                           {"transpose", "tma_pipelined"},
+                           {"bandwidth", "bulk_copy"},
+                           {"bandwidth", "bulk_ring"},
+                           {"smem_reverse", "bulk"},
+                           {"smem_reverse", "bulk_pipelined"},
+                           {"matmul", "cp_async"},
+                           {"matmul", "tma"},
+                           {"matmul", "thread_tile_bk16"}};
 
 bool planned(const Plan& plan, const std::string& variant) {
   for (const ExperimentPlan& ep : plan.experiments) {

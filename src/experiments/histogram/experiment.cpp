@@ -98,6 +98,10 @@ void common_byte_axes(bench::ExperimentBuilder<ByteState>& b) {
       .test_point({{"dist", "single"}, {"n", "65557"}})
       .test_point({{"dist", "smooth"}, {"n", "300001"}})
       .test_point({{"dist", "text"}, {"n", "4099"}})
+      // More than 4 grid strides of 16-byte vectors on a 132-SM GPU (per_lane_fused: 264 x 1024
+      // threads, 17.3 MB per 4 strides): the unrolled main loops run, then the remainder and tail.
+      .test_point({{"dist", "uniform"}, {"n", "40000017"}})
+      .test_point({{"dist", "single"}, {"n", "40000017"}})
       .bytes([](const Params& p) { return static_cast<double>(p.n("n")); })
       .footprint([](const Params& p) { return static_cast<double>(p.n("n")) + 4096.0; })
       .poison([](ByteState& st, const Params&, cudaStream_t s) { st.bins.fill_bytes(0xFF, s); });
@@ -140,6 +144,8 @@ const char* limit(ByteVariant v) {
       return "conflict-free: one wavefront per 32 bytes, DRAM-bound";
     case ByteVariant::PerThread:
       return "two wavefronts per 32 bytes (16 B/clk/SM ~ 4.2 TB/s): DRAM-bound";
+    case ByteVariant::PerLaneFused:
+      return "per_lane without the memset launch and 3.5x fewer merge atomics: DRAM read plateau";
     case ByteVariant::Cub:
       return "vendor: shared atomics, RLE";
   }

@@ -194,6 +194,8 @@ Bound bound_of(Variant v) {
       return {32, 1.0, "FMA pipe: 512 FMAs per 24 LDS.128, loads off the register file -> peak"};
     case Variant::Tma:
       return {32, 1.0, "FMA pipe: 512 FMAs per 24 LDS.128, 2 copy instructions per k tile -> peak"};
+    case Variant::ThreadTileBk16:
+      return {32, 1.0, "FMA pipe: 128 FFMA per 6 LDS.128, one barrier per 2048 FFMA -> peak"};
     case Variant::Cublas:
       return {0, 1.0, "FMA pipe -> peak (cuBLAS measured 50.5 TFLOP/s: 75%)"};
   }
@@ -241,6 +243,8 @@ bench::Experiment make() {
       .test_point({{"m", "128"}, {"n", "128"}, {"k", "32"}})   // cp_async: one k tile
       .test_point({{"m", "256"}, {"n", "128"}, {"k", "160"}})  // cp_async: 5 k tiles, 3 stages
       .test_point({{"m", "96"}, {"n", "160"}, {"k", "64"}})    // tiled16/32 without bounds tests
+      .test_point({{"m", "128"}, {"n", "256"}, {"k", "16"}})   // thread_tile_bk16: one k tile
+      .test_point({{"m", "256"}, {"n", "128"}, {"k", "48"}})   // thread_tile_bk16: 3 k tiles
       .bytes([](const Params& p) {
         const double m = static_cast<double>(p.n("m")), n = static_cast<double>(p.n("n")),
                      k = static_cast<double>(p.n("k"));
@@ -290,12 +294,10 @@ bench::Experiment make() {
       b.needs_device([](const Params&) { return cublas_available(); }, kCublasMissing);
     if (id == Variant::CpAsync) {
       b.needs_device([](const Params&) { return hopper::cc_at_least_or_no_device(8); },
-                     "cp.async needs compute capability 8.0")
-          .opt_in(hopper::kUnverified);
+                     "cp.async needs compute capability 8.0");
     }
     if (id == Variant::Tma) {
-      b.needs_device([](const Params&) { return hopper::sm90_or_no_device(); }, hopper::kNeedsSm90)
-          .opt_in(hopper::kUnverified);
+      b.needs_device([](const Params&) { return hopper::sm90_or_no_device(); }, hopper::kNeedsSm90);
     }
     ++index;
   }

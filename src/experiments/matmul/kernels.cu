@@ -500,6 +500,12 @@ Choice choose(Variant variant, int M, int N, int K) {
         return choose(Variant::DoubleBuffer, M, N, K);
       }
       return {tma_kernel_fn(), grid128, dim3(kCpAsyncThreads), kCpAsyncSmem};
+    case Variant::ThreadTileBk16:
+      // Whole tiles only; other sizes run double_buffer's kernel.
+      if (M % kBk16BM != 0 || N % kBk16BN != 0 || K % kBk16BK != 0) {
+        return choose(Variant::DoubleBuffer, M, N, K);
+      }
+      return {thread_tile_bk16_kernel_fn(), grid128, dim3(kBk16Threads)};
     case Variant::Cublas:
       throw std::logic_error("matmul: cublas is not one of memlab's kernels (see vendor.hpp)");
   }

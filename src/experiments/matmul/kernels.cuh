@@ -69,14 +69,18 @@ enum class Variant {
   // 128 x 32 / 32 x 128 k tiles copied global -> shared 16 bytes at a time without registers, two
   // stages in flight during the compute of the third (commit_group / wait_group 1); A row-major
   // with a chunk swizzle. Whole tiles (M, N % 128, K % 32) only, else double_buffer's guarded
-  // kernel. Opt-in until verified on a GPU.
+  // kernel. Verified on the H200 (issue 23): no longer opt-in.
   CpAsync,
   // The same tiles loaded by the Tensor Memory Accelerator (kernels_tma.cu): one thread issues two
   // tensor copies per k tile onto an mbarrier, A's box written with the 128-byte swizzle (thread
   // rows m = lane / 4 + 8 i read it conflict-free). sm_90; whole tiles, else double_buffer's
-  // guarded
-  // kernel. Opt-in until verified on a GPU.
+  // guarded kernel. Verified on the H200 (issue 23): no longer opt-in.
   Tma,
+  // Issue 23: thread_tile_8x16 with k tiles of 16 instead of 8 (kernels_bk16.cu): one
+  // __syncthreads and one loop trip per 2048 FFMA per thread instead of 1024, the next tile still
+  // staged through 16 registers (two halves of 8 k, each loaded before 8 k steps and stored after
+  // them). Whole tiles (M, N % 128, K % 16) only, else double_buffer's kernel.
+  ThreadTileBk16,
   // cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line. Not one of memlab's
   // kernels: it runs through vendor.hpp, and `launch`/`kernel_info` reject it (std::logic_error).
   Cublas,
@@ -101,6 +105,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "+ 3-stage cp.async.cg pipeline (32 KiB k tiles, no register staging), swizzled A"},
     {Variant::Tma, "tma",
      "+ TMA tile loads (2 tensor copies per k tile, mbarrier, swizzled A), 3 stages"},
+    {Variant::ThreadTileBk16, "thread_tile_bk16",
+     "thread_tile_8x16 with 16-deep k tiles: half the barriers, staging in two halves"},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T"},
 };
 

@@ -21,4 +21,11 @@ const void* cp_async_kernel_fn();
 void launch_tma(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
 const void* tma_kernel_fn();  // for kernel_info (128 threads)
 
+// thread_tile_bk16 (kernels_bk16.cu): thread_tile_8x16 with 16-deep k tiles, 128 threads,
+// static shared memory. Whole tiles only (the caller checks).
+inline constexpr int kBk16Threads = 128;
+inline constexpr int kBk16BM = 128, kBk16BN = 128, kBk16BK = 16;
+// The kernel, (int M, int N, int K, const float* A, const float* B, float* C).
+const void* thread_tile_bk16_kernel_fn();
+
 }  // namespace memlab::lessons::matmul
