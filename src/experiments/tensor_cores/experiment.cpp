@@ -283,8 +283,8 @@ bench::Experiment make() {
   b.baseline("cublas");
   b.vendor("cublas");
   b.plot({.id = "gflops",
-          .kind = bench::PlotKind::Bars,
-          .title = "GFLOP/s on the tensor cores against cuBLAS",
+          .kind = bench::PlotKind::Ladder,
+          .title = "GFLOP/s on the tensor cores: the ladder to cuBLAS",
           .x = {"variant", false, ""},
           .y = {"gflops", false, "GFLOP/s"},
           .facet = "dtype",
