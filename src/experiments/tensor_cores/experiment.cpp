@@ -276,8 +276,7 @@ bench::Experiment make() {
               [](const Params&) {
                 return wgmma_built() && (device_count_or_zero() == 0 || caps().cc_major == 9);
               },
-              "wgmma needs an sm_90a build on a compute capability 9.0 GPU")
-          .opt_in(hopper::kUnverified);
+              "wgmma needs an sm_90a build on a compute capability 9.0 GPU");
     }
   }
   b.baseline("cublas");
