@@ -30,7 +30,8 @@
 #                  baselines
 #   runs      420  memlab run of each plan in RUN_PLANS (';'-separated, e.g. "transpose -v
 #                  tma_pipelined,copy;bandwidth -a op=copy"), --seed 7, one JSON per plan; the
-#                  plans' records (variant, point, status, ms, GB/s, % of memcpy) in runs.json
+#                  plans' records (variant, point, status, ms, GB/s, % of memcpy) in runs.json,
+#                  each plan's whole run JSON as run_N.json
 #   profile   420  ncu --set full on one launch per kernel of each plan in PROFILE_PLANS
 #                  (';'-separated 'KERNEL_REGEX|memlab run args', --verify-only: one launch of
 #                  each variant at its default size); .ncu-rep files, and per kernel the
@@ -402,10 +403,10 @@ part_runs() {
   for plan in "${plans[@]}"; do
     i=$((i + 1))
     # shellcheck disable=SC2086
-    step "run_$i" 120 "$ML" run $plan --seed 7 --json "$DIR/run_$i.json" || rc=1
+    step "run_$i" 120 "$ML" run $plan --seed 7 --json "$OUT/run_$i.json" || rc=1
     echo "run_$i: memlab run $plan" >>"$LOG"
     tail -n 14 "$DIR/run_$i.log" >>"$LOG"
-    [ -s "$DIR/run_$i.json" ] && files+=("$DIR/run_$i.json")
+    [ -s "$OUT/run_$i.json" ] && files+=("$OUT/run_$i.json")
   done
   lib runs-summary "$OUT/runs.json" "$rc" $((SECONDS - t)) "${files[@]}" | tee -a "$LOG"
 }
