@@ -3,7 +3,8 @@
 // magnitude <= 9 K < 2^24: exact in FP32 whatever the summation order. Sizes cover the guarded
 // paths (not multiples of any tile, a single element) and the fast float4 path (multiples of
 // 128 x 128 x 8, an odd number of k tiles for the double-buffered kernel) and the whole 128 x 128
-// x 32 tiles of cp_async and tma (1, 2 and 7 k tiles: the 3-stage ring wraps).
+// x 32 tiles of cp_async and tma (1, 2 and 7 k tiles: the 3-stage ring wraps), and the 256 x 128
+// x 32 tiles of thread_tile_256x128 (256 x 512 x 64, 512 x 256 x 224: 2 and 7 k tiles).
 #include <gtest/gtest.h>
 
 #include "gpu_test.hpp"
@@ -35,7 +36,8 @@ struct Size {
 void expect_exact_for(const std::vector<Variant>& kernels, bool with_cublas) {
   const Size sizes[] = {{1, 1, 1},      {17, 33, 9},     {127, 129, 65},  {300, 200, 100},
                         {128, 128, 8},  {256, 384, 136}, {129, 128, 8},   {128, 256, 300},
-                        {256, 512, 64}, {512, 256, 72},  {384, 256, 224}, {128, 128, 32}};
+                        {256, 512, 64}, {512, 256, 72},  {384, 256, 224}, {128, 128, 32},
+                        {512, 256, 224}};
   Stream stream;
   std::unique_ptr<CublasHandle> cublas;  // cuBLAS is opened at run time (common/cublas.hpp)
   if (with_cublas) cublas = std::make_unique<CublasHandle>();
@@ -82,7 +84,8 @@ TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
   if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
   expect_exact_for({Variant::NaiveUncoalesced, Variant::Naive, Variant::Tiled16, Variant::Tiled32,
                     Variant::Block1d, Variant::Block2d, Variant::Vectorized, Variant::Warptile,
-                    Variant::DoubleBuffer, Variant::ThreadTile8x16, Variant::ThreadTileBk16},
+                    Variant::DoubleBuffer, Variant::ThreadTile8x16, Variant::ThreadTileBk16,
+                    Variant::ThreadTile256x128},
                    true);
 }
 

@@ -42,7 +42,9 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"matmul", "cp_async"},
                            {"matmul", "tma"},
                            {"matmul", "thread_tile_bk16"},
-                           {"tensor_cores", "wgmma"}};
+                           {"tensor_cores", "wgmma"},
+                           {"matmul", "thread_tile_256x128"},
+                           {"histogram", "per_lane_lean"}};
 
 bool planned(const Plan& plan, const std::string& variant) {
   for (const ExperimentPlan& ep : plan.experiments) {

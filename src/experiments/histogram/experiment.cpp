@@ -146,6 +146,8 @@ const char* limit(ByteVariant v) {
       return "two wavefronts per 32 bytes (16 B/clk/SM ~ 4.2 TB/s): DRAM-bound";
     case ByteVariant::PerLaneFused:
       return "per_lane without the memset launch and 3.5x fewer merge atomics: DRAM read plateau";
+    case ByteVariant::PerLaneLean:
+      return "per_lane's shape, one launch, 2 ALU + 1 ATOMS per byte: DRAM read plateau";
     case ByteVariant::Cub:
       return "vendor: shared atomics, RLE";
   }

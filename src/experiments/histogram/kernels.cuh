@@ -96,6 +96,12 @@ enum class ByteVariant {
   // 8 words each plus a 4-lane shuffle. 4 independent 16-byte loads per thread before use.
   // Launches of it must not overlap on one device (memlab runs variants one after another).
   PerLaneFused,
+  // Issue 23, round 2: per_lane's launch shape (256 threads, 6 blocks per SM, 2 loads in flight;
+  // per_lane_fused's 1024-thread blocks were ALU-bound, the ALU pipe at 95%) with per_lane_fused's
+  // one-launch ending (no memset, last block writes the bins; its own accumulator and ticket), and
+  // fewer ALU instructions per byte: the counter's byte offset (byte * 128 | lane * 4) is one shift
+  // and one LOP3, the array's base left to the ATOMS immediate. Launches must not overlap.
+  PerLaneLean,
   // cub::DeviceHistogram::HistogramEven (temp storage from setup): the vendor line.
   Cub,
 };
@@ -112,6 +118,8 @@ inline constexpr VariantInfo<ByteVariant> kByteVariants[] = {
      "16-bit counters per thread, plain shared loads/stores, no atomics"},
     {ByteVariant::PerLaneFused, "per_lane_fused",
      "per_lane in one launch: no memset, 2 x 1024-thread blocks per SM, last block writes bins"},
+    {ByteVariant::PerLaneLean, "per_lane_lean",
+     "per_lane's shape in one launch, counter offset = shift + LOP3 per byte, no memset"},
     {ByteVariant::Cub, "cub", "cub::DeviceHistogram::HistogramEven (vendor baseline)"},
 };
 

@@ -196,6 +196,9 @@ Bound bound_of(Variant v) {
       return {32, 1.0, "FMA pipe: 512 FMAs per 24 LDS.128, 2 copy instructions per k tile -> peak"};
     case Variant::ThreadTileBk16:
       return {32, 1.0, "FMA pipe: 128 FFMA per 6 LDS.128, one barrier per 2048 FFMA -> peak"};
+    case Variant::ThreadTile256x128:
+      return {256.0 * 128.0 / (2.0 * 384.0), 1.0,
+              "FMA pipe: 512 FFMA per 24 LDS.128, 256 x 128 tile, cp.async ring -> peak"};
     case Variant::Cublas:
       return {0, 1.0, "FMA pipe -> peak (cuBLAS measured 50.5 TFLOP/s: 75%)"};
   }
@@ -245,6 +248,7 @@ bench::Experiment make() {
       .test_point({{"m", "96"}, {"n", "160"}, {"k", "64"}})    // tiled16/32 without bounds tests
       .test_point({{"m", "128"}, {"n", "256"}, {"k", "16"}})   // thread_tile_bk16: one k tile
       .test_point({{"m", "256"}, {"n", "128"}, {"k", "48"}})   // thread_tile_bk16: 3 k tiles
+      .test_point({{"m", "512"}, {"n", "256"}, {"k", "64"}})   // thread_tile_256x128: 2 x 2 blocks
       .bytes([](const Params& p) {
         const double m = static_cast<double>(p.n("m")), n = static_cast<double>(p.n("n")),
                      k = static_cast<double>(p.n("k"));
@@ -292,7 +296,7 @@ bench::Experiment make() {
         });
     if (id == Variant::Cublas)
       b.needs_device([](const Params&) { return cublas_available(); }, kCublasMissing);
-    if (id == Variant::CpAsync) {
+    if (id == Variant::CpAsync || id == Variant::ThreadTile256x128) {
       b.needs_device([](const Params&) { return hopper::cc_at_least_or_no_device(8); },
                      "cp.async needs compute capability 8.0");
     }

@@ -506,6 +506,13 @@ Choice choose(Variant variant, int M, int N, int K) {
         return choose(Variant::DoubleBuffer, M, N, K);
       }
       return {thread_tile_bk16_kernel_fn(), grid128, dim3(kBk16Threads)};
+    case Variant::ThreadTile256x128:
+      // Whole tiles only; other sizes run double_buffer's kernel.
+      if (M % kBig256BM != 0 || N % kBig256BN != 0 || K % kBig256BK != 0) {
+        return choose(Variant::DoubleBuffer, M, N, K);
+      }
+      return {thread_tile_256x128_kernel_fn(), dim3(N / kBig256BN, M / kBig256BM),
+              dim3(kBig256Threads), kBig256Smem};
     case Variant::Cublas:
       throw std::logic_error("matmul: cublas is not one of memlab's kernels (see vendor.hpp)");
   }

@@ -28,4 +28,13 @@ inline constexpr int kBk16BM = 128, kBk16BN = 128, kBk16BK = 16;
 // The kernel, (int M, int N, int K, const float* A, const float* B, float* C).
 const void* thread_tile_bk16_kernel_fn();
 
+// thread_tile_256x128 (kernels_256.cu): 256 x 128 block tile, 256 threads of 8 x 16 outputs,
+// cp_async's 3-stage ring of 32-deep k tiles, 1 block per SM. Whole tiles only (the caller checks).
+inline constexpr int kBig256Threads = 256;
+inline constexpr int kBig256BM = 256, kBig256BN = 128, kBig256BK = 32;
+inline constexpr int kBig256Smem = 3 * (kBig256BM * kBig256BK + kBig256BK * kBig256BN) * 4;
+// The kernel, (int M, int N, int K, const float* A, const float* B, float* C); the first call
+// raises its dynamic shared-memory limit to kBig256Smem.
+const void* thread_tile_256x128_kernel_fn();
+
 }  // namespace memlab::lessons::matmul
