@@ -374,12 +374,12 @@ part_hopper() {
   gtests "$DIR/runs" "$filter" 60
   lib gtest-merge "$DIR/runs" "$DIR/tests.json" hopper-tests | tee -a "$LOG"
   sanitize_tests "$DIR/san" "$filter" memcheck
-  sanitize_tests "$DIR/san" 'Issue16/*transpose_tma*:Issue16/*smem_reverse_bulk*:Issue16/*bulk_ring:Issue16/*conv2d_*' \
+  sanitize_tests "$DIR/san" 'Issue16/*transpose_tma*:Issue16/*smem_reverse_bulk*:Issue16/*bulk_ring*:Issue16/*conv2d_*' \
     racecheck
   lib sanitize-merge "$DIR/san" "$DIR/sanitize.json" | tee -a "$LOG"
-  local runs=("transpose -v tma_pipelined,tma,tile64_f4,padded_coarse,copy"
-    "bandwidth -a op=copy -v bulk_ring,bulk_copy,elem_f4,f4_unroll4,cudaMemcpy"
-    "smem_reverse -v bulk_pipelined,bulk,dynamic_f4,global"
+  local runs=("transpose -v tma_pipelined_many,tma_pipelined,tma,tile64_f4,padded_coarse,copy"
+    "bandwidth -a op=copy -v bulk_ring_many,bulk_ring_hint,bulk_ring,bulk_copy,elem_f4,f4_unroll4,cudaMemcpy"
+    "smem_reverse -v bulk_pipelined_many,bulk_pipelined,bulk,dynamic_f4,global"
     "matmul -v cp_async,tma,thread_tile_8x16,double_buffer,cublas"
     "tensor_cores -a dtype=bf16 -v wgmma,mma_sync,cublas"
     "conv2d -a separable=no -v tma,cluster,register") r i=0 pairs=()

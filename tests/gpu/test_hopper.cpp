@@ -47,6 +47,11 @@ const Named kHopper[] = {
     {"transpose", "tma_pipelined", 9},
     {"bandwidth", "bulk_ring", 9},
     {"smem_reverse", "bulk_pipelined", 9},
+    // Issue 23, round two: more independent chains per SM, evict-first hints.
+    {"transpose", "tma_pipelined_many", 9},
+    {"bandwidth", "bulk_ring_hint", 9},
+    {"bandwidth", "bulk_ring_many", 9},
+    {"smem_reverse", "bulk_pipelined_many", 9},
 };
 
 int cc_major() {

@@ -35,10 +35,14 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"conv2d", "cluster"},
                            {"transpose", "tma"},
                            {"transpose", "tma_pipelined"},
+                           {"transpose", "tma_pipelined_many"},
                            {"bandwidth", "bulk_copy"},
                            {"bandwidth", "bulk_ring"},
+                           {"bandwidth", "bulk_ring_hint"},
+                           {"bandwidth", "bulk_ring_many"},
                            {"smem_reverse", "bulk"},
                            {"smem_reverse", "bulk_pipelined"},
+                           {"smem_reverse", "bulk_pipelined_many"},
                            {"matmul", "cp_async"},
                            {"matmul", "tma"},
                            {"matmul", "thread_tile_bk16"},
@@ -110,20 +114,24 @@ TEST(HopperVariants, SkipWithTheirReasonWhereTheyCannotRun) {
   ASSERT_NE(bulk, nullptr);
   EXPECT_FALSE(bulk->applies_to(Params(Kv{{"op", "add"}, {"n", "4096"}})));
   EXPECT_TRUE(bulk->applies_to(Params(Kv{{"op", "copy"}, {"n", "4097"}})));
-  for (const char* name : {"bulk", "bulk_pipelined"}) {
+  for (const char* name : {"bulk", "bulk_pipelined", "bulk_pipelined_many"}) {
     const Variant* rev = find_experiment("smem_reverse")->find_variant(name);
     ASSERT_NE(rev, nullptr) << name;
     EXPECT_FALSE(rev->applies_to(Params(Kv{{"n", "4099"}}))) << name;
     EXPECT_TRUE(rev->applies_to(Params(Kv{{"n", "10000"}}))) << name;
   }
-  const Variant* ring = find_experiment("bandwidth")->find_variant("bulk_ring");
-  ASSERT_NE(ring, nullptr);
-  EXPECT_FALSE(ring->applies_to(Params(Kv{{"op", "add"}, {"n", "4096"}})));
-  EXPECT_TRUE(ring->applies_to(Params(Kv{{"op", "copy"}, {"n", "4097"}})));
-  const Variant* tp = t->find_variant("tma_pipelined");
-  ASSERT_NE(tp, nullptr);
-  EXPECT_FALSE(tp->applies_to(Params(Kv{{"rows", "1000"}, {"cols", "999"}})));
-  EXPECT_TRUE(tp->applies_to(Params(Kv{{"rows", "1000"}, {"cols", "996"}})));
+  for (const char* name : {"bulk_ring", "bulk_ring_hint", "bulk_ring_many"}) {
+    const Variant* ring = find_experiment("bandwidth")->find_variant(name);
+    ASSERT_NE(ring, nullptr) << name;
+    EXPECT_FALSE(ring->applies_to(Params(Kv{{"op", "add"}, {"n", "4096"}}))) << name;
+    EXPECT_TRUE(ring->applies_to(Params(Kv{{"op", "copy"}, {"n", "4097"}}))) << name;
+  }
+  for (const char* name : {"tma_pipelined", "tma_pipelined_many"}) {
+    const Variant* tp = t->find_variant(name);
+    ASSERT_NE(tp, nullptr) << name;
+    EXPECT_FALSE(tp->applies_to(Params(Kv{{"rows", "1000"}, {"cols", "999"}}))) << name;
+    EXPECT_TRUE(tp->applies_to(Params(Kv{{"rows", "1000"}, {"cols", "996"}}))) << name;
+  }
   const Variant* cluster = find_experiment("conv2d")->find_variant("cluster");
   ASSERT_NE(cluster, nullptr);
   EXPECT_FALSE(cluster->applies_to(

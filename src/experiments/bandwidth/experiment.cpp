@@ -163,6 +163,8 @@ bench::Experiment make() {
         break;
       case Variant::BulkCopy:
       case Variant::BulkRing:
+      case Variant::BulkRingHint:
+      case Variant::BulkRingMany:
         b.variant_axis("op", {"copy"}, "cp.async.bulk copies: op=copy only")
             .needs_device([](const Params&) { return hopper::sm90_or_no_device(); },
                           hopper::kNeedsSm90);

@@ -170,6 +170,12 @@ void launch_op(Variant v, const Args& x, cudaStream_t s) {
     case Variant::BulkRing:  // op=copy only
       launch_bulk_ring(x.a, x.c, x.n, s);
       return;
+    case Variant::BulkRingHint:  // op=copy only
+      launch_bulk_ring_hint(x.a, x.c, x.n, s);
+      return;
+    case Variant::BulkRingMany:  // op=copy only
+      launch_bulk_ring_many(x.a, x.c, x.n, s);
+      return;
     case Variant::CudaMemcpy:
       MEMLAB_CUDA_CHECK(
           cudaMemcpyAsync(x.c, x.a, x.n * sizeof(float), cudaMemcpyDeviceToDevice, s));

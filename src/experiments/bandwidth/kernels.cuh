@@ -52,6 +52,12 @@ enum class Variant {
   // per SM), each with a ring of 4 x 16 KiB stages: 3 chunk loads in flight while the oldest
   // chunk's bulk store drains; a stage is reloaded once its store has read it.
   BulkRing,
+  // Round two (kernels_ring.cu): bulk_ring with an evict-first L2 policy on every bulk load and
+  // store (.L2::cache_hint): streaming data should not push lines out of L2.
+  BulkRingHint,
+  // Round two: 4 x 8 KiB stages per block, so 6 one-warp blocks per SM: twice the issuing lanes
+  // for the same bytes in flight, with the evict-first hints.
+  BulkRingMany,
   // cudaMemcpyAsync device-to-device (op=copy only): the ceiling the kernels aim at.
   CudaMemcpy,
   // cudaMemsetAsync (op=fill only): the write-only ceiling.
@@ -70,6 +76,10 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "Hopper cp.async.bulk: 16 KiB chunks global -> shared -> global by the copy engine"},
     {Variant::BulkRing, "bulk_ring",
      "Hopper cp.async.bulk, persistent: a 4 x 16 KiB ring per block, loads overlap stores"},
+    {Variant::BulkRingHint, "bulk_ring_hint",
+     "bulk_ring with evict-first L2 cache hints on the bulk loads and stores"},
+    {Variant::BulkRingMany, "bulk_ring_many",
+     "bulk_ring with 4 x 8 KiB stages: 6 blocks (issuing lanes) per SM, evict-first hints"},
     {Variant::CudaMemcpy, "cudaMemcpy", "cudaMemcpyAsync device-to-device: the copy ceiling"},
     {Variant::CudaMemset, "cudaMemset", "cudaMemsetAsync: the write-only ceiling"},
 };

@@ -20,6 +20,20 @@
 // between its load and its store. Registers: a handful (one active lane). The limiter removed:
 // bulk_copy's per-block serial load -> wait -> store -> wait and its launch of 65536 blocks.
 // The phases: stage s is used by chunks s, s + kStages, ...; use u waits for parity u & 1.
+//
+// Round two (issue 23; bulk_ring measured 92.3% of cudaMemcpy, ncu: dram 81.5%, 3 one-warp
+// blocks per SM, the issuing lane in long_scoreboard waits). The bytes in flight were 6x the
+// need, so two other suspects, one variant each:
+// - bulk_ring_hint: the same ring with an evict-first L2 policy (createpolicy.fractional
+//   L2::evict_first, .L2::cache_hint on cp.async.bulk both ways): 2 GiB of streaming data that
+//   no one reads again should not evict lines that are still to be written back or read; the
+//   hint changes no byte DRAM must see. Predicted: +1-3% (92.3% -> ~94%).
+// - bulk_ring_many: 4 x 8 KiB stages per block (32 KiB), so 6 blocks per SM instead of 3: the
+//   same ~144 KiB of loads in flight per SM (6 x 3 x 8 KiB) but twice the independent issuing
+//   lanes, so that one lane waiting for its oldest chunk (mbar_wait) or for its store to read a
+//   stage (wait_group.read) no longer leaves the SM's copy engine with only two others' requests;
+//   with the hint. Predicted: ~96-100% of cudaMemcpy if the per-lane serial chain was the
+//   limiter. Registers: ~30 per thread (one active lane), no spills.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -34,17 +48,26 @@ namespace {
 
 namespace hp = memlab::lessons::hopper;
 
-constexpr std::uint32_t kChunk = 16384;  // bytes per chunk and stage
-constexpr int kStages = 4;
 constexpr unsigned kThreads = 32;
-constexpr std::size_t kSmem = static_cast<std::size_t>(kStages) * kChunk;
-// Small arrays: fewer blocks, each with at least this many chunks (so that every block fills and
-// wraps its ring; the test points exercise the wrap-around and the phase flips).
-constexpr std::size_t kMinChunksPerBlock = 3 * kStages;
 
+// One ring geometry: Chunk bytes per chunk and stage, Stages stages. The kernel's Hint: an
+// evict-first L2 policy on the bulk loads and stores (round two, issue 23).
+template <std::uint32_t Chunk, int Stages>
+struct Ring {
+  static constexpr std::uint32_t kChunk = Chunk;
+  static constexpr int kStages = Stages;
+  static constexpr std::size_t kSmem = static_cast<std::size_t>(Stages) * Chunk;
+  // Small arrays: fewer blocks, each with at least this many chunks (so that every block fills
+  // and wraps its ring; the test points exercise the wrap-around and the phase flips).
+  static constexpr std::size_t kMinChunksPerBlock = 3 * Stages;
+};
+
+template <class R, bool Hint>
 __global__ void __launch_bounds__(kThreads)
     bulk_ring(const float* __restrict__ a, float* __restrict__ c, std::size_t n) {
 #if MEMLAB_SM90
+  constexpr std::uint32_t kChunk = R::kChunk;
+  constexpr int kStages = R::kStages;
   extern __shared__ __align__(128) unsigned char ring[];
   __shared__ __align__(8) std::uint64_t full[kStages];
   const std::size_t quad_bytes = (n / 4) * 16;  // bytes the engine copies
@@ -55,6 +78,7 @@ __global__ void __launch_bounds__(kThreads)
   if (threadIdx.x == 0 && m > 0) {
     const auto* src = reinterpret_cast<const unsigned char*>(a);
     auto* dst = reinterpret_cast<unsigned char*>(c);
+    const std::uint64_t policy = Hint ? hp::l2_evict_first() : 0;
     for (int s = 0; s < kStages; ++s) hp::mbar_init(&full[s], 1);
     hp::fence_mbarrier_init();  // one thread issues and waits: no block barrier needed
     auto bytes_of = [&](std::size_t j) {
@@ -65,13 +89,23 @@ __global__ void __launch_bounds__(kThreads)
       const int s = static_cast<int>(j % kStages);
       const std::uint32_t bytes = bytes_of(j);
       hp::mbar_arrive_expect_tx(&full[s], bytes);
-      hp::bulk_load(ring + s * kChunk, src + (first + j * step) * kChunk, bytes, &full[s]);
+      if constexpr (Hint) {
+        hp::bulk_load_hint(ring + s * kChunk, src + (first + j * step) * kChunk, bytes, &full[s],
+                           policy);
+      } else {
+        hp::bulk_load(ring + s * kChunk, src + (first + j * step) * kChunk, bytes, &full[s]);
+      }
     };
     for (std::size_t j = 0; j + 1 < kStages && j < m; ++j) load(j);
     for (std::size_t j = 0; j < m; ++j) {
       const int s = static_cast<int>(j % kStages);
       hp::mbar_wait(&full[s], static_cast<std::uint32_t>((j / kStages) & 1));
-      hp::bulk_store(dst + (first + j * step) * kChunk, ring + s * kChunk, bytes_of(j));
+      if constexpr (Hint) {
+        hp::bulk_store_hint(dst + (first + j * step) * kChunk, ring + s * kChunk, bytes_of(j),
+                            policy);
+      } else {
+        hp::bulk_store(dst + (first + j * step) * kChunk, ring + s * kChunk, bytes_of(j));
+      }
       hp::bulk_commit();
       if (j + kStages - 1 < m) {
         hp::bulk_wait_read<1>();  // chunk j - 1's store has read stage (j - 1) mod kStages
@@ -85,19 +119,35 @@ __global__ void __launch_bounds__(kThreads)
 #endif
 }
 
+template <class R, bool Hint>
+void launch_ring(const float* a, float* c, std::size_t n, cudaStream_t s) {
+  static const unsigned resident = [] {
+    MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(bulk_ring<R, Hint>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(R::kSmem)));
+    return resident_blocks(bulk_ring<R, Hint>, kThreads, R::kSmem);
+  }();
+  const std::size_t chunks = ((n / 4) * 16 + R::kChunk - 1) / R::kChunk;
+  const std::size_t want = (chunks + R::kMinChunksPerBlock - 1) / R::kMinChunksPerBlock;
+  const auto grid = static_cast<unsigned>(std::clamp<std::size_t>(want, 1, resident));
+  bulk_ring<R, Hint><<<grid, kThreads, R::kSmem, s>>>(a, c, n);
+  MEMLAB_CHECK_LAUNCH(bulk_ring);
+}
+
 }  // namespace
 
+// bulk_ring: 4 x 16 KiB per block, 3 blocks per SM.
 void launch_bulk_ring(const float* a, float* c, std::size_t n, cudaStream_t s) {
-  static const unsigned resident = [] {
-    MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(bulk_ring, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(kSmem)));
-    return resident_blocks(bulk_ring, kThreads, kSmem);
-  }();
-  const std::size_t chunks = ((n / 4) * 16 + kChunk - 1) / kChunk;
-  const std::size_t want = (chunks + kMinChunksPerBlock - 1) / kMinChunksPerBlock;
-  const auto grid = static_cast<unsigned>(std::clamp<std::size_t>(want, 1, resident));
-  bulk_ring<<<grid, kThreads, kSmem, s>>>(a, c, n);
-  MEMLAB_CHECK_LAUNCH(bulk_ring);
+  launch_ring<Ring<16384, 4>, false>(a, c, n, s);
+}
+// bulk_ring_hint: the same ring, evict-first L2 policy on every bulk load and store.
+void launch_bulk_ring_hint(const float* a, float* c, std::size_t n, cudaStream_t s) {
+  launch_ring<Ring<16384, 4>, true>(a, c, n, s);
+}
+// bulk_ring_many: 4 x 8 KiB per block, 6 blocks per SM (twice the issuing lanes, the same
+// 144 KiB of loads in flight per SM), evict-first hints.
+void launch_bulk_ring_many(const float* a, float* c, std::size_t n, cudaStream_t s) {
+  launch_ring<Ring<8192, 4>, true>(a, c, n, s);
 }
 
 }  // namespace memlab::lessons::bandwidth

@@ -136,6 +136,34 @@ __device__ __forceinline__ void bulk_store(void* dst, const void* src, std::uint
 #endif
 }
 
+// The same with an L2 cache policy (`l2_evict_first()`): streaming data that no one reads again.
+__device__ __forceinline__ std::uint64_t l2_evict_first() {
+  std::uint64_t policy = 0;
+#if MEMLAB_SM90
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+#endif
+  return policy;
+}
+__device__ __forceinline__ void bulk_load_hint(void* dst, const void* src, std::uint32_t bytes,
+                                               std::uint64_t* bar, std::uint64_t policy) {
+#if MEMLAB_SM90
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+      " [%0], [%1], %2, [%3], %4;\n" ::"r"(smem_u32(dst)),
+      "l"(src), "r"(bytes), "r"(smem_u32(bar)), "l"(policy)
+      : "memory");
+#endif
+}
+__device__ __forceinline__ void bulk_store_hint(void* dst, const void* src, std::uint32_t bytes,
+                                                std::uint64_t policy) {
+#if MEMLAB_SM90
+  asm volatile(
+      "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;\n" ::"l"(dst),
+      "r"(smem_u32(src)), "r"(bytes), "l"(policy)
+      : "memory");
+#endif
+}
+
 // Closes this thread's bulk group (the stores issued since the last commit).
 __device__ __forceinline__ void bulk_commit() {
 #if MEMLAB_SM90

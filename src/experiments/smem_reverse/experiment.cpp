@@ -61,7 +61,8 @@ bench::Experiment make() {
       .test_point({{"n", "4096"}})   // bulk: exactly one 16 KiB segment
       .test_point({{"n", "10000"}})  // bulk: two segments and a 1808-float tail
       // bulk_pipelined: 245 segments over 21 blocks (each ring wraps twice), a 580-float last
-      // segment (145 quads: an odd count, a middle quad)
+      // segment (145 quads: an odd count, a middle quad); bulk_pipelined_many: 489 8 KiB
+      // segments over 41 blocks, a 580-float last one; n = 10000: 5 over 1 block (wraps once)
       .test_point({{"n", "1000004"}})
       .bytes(useful)
       .footprint(useful)
@@ -80,7 +81,7 @@ bench::Experiment make() {
     b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {
        launch(id, st.in.get(), st.out.get(), st.n, s);
      }).predict(streaming);
-    if (id == Variant::Bulk || id == Variant::BulkPipelined) {
+    if (id == Variant::Bulk || id == Variant::BulkPipelined || id == Variant::BulkPipelinedMany) {
       b.only_if([](const Params& p) { return p.n("n") % 4 == 0; },
                 "cp.async.bulk: needs n a multiple of 4 (16-byte aligned mirrored segments)")
           .needs_device([](const Params&) { return hopper::sm90_or_no_device(); },

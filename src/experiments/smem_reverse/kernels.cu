@@ -123,6 +123,9 @@ void launch(Variant variant, const float* in, float* out, std::size_t n, cudaStr
     case Variant::BulkPipelined:
       launch_pipelined_reverse(in, out, n, s);
       return;
+    case Variant::BulkPipelinedMany:
+      launch_pipelined_many_reverse(in, out, n, s);
+      return;
   }
 }
 

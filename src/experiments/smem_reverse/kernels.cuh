@@ -49,6 +49,10 @@ enum class Variant {
   // segment is reversed in place in shared memory (16-byte quad pairs, conflict-free) and the
   // previous one's bulk store drains.
   BulkPipelined,
+  // Round two (kernels_pipelined.cu, issue 23): bulk_pipelined with 4 x 8 KiB stages, so 6
+  // blocks per SM (twice the independent load -> reverse -> store chains for the same bytes in
+  // flight), and an evict-first L2 policy on the bulk loads and stores.
+  BulkPipelinedMany,
 };
 
 inline constexpr VariantInfo<Variant> kVariants[] = {
@@ -65,6 +69,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "Hopper cp.async.bulk: 16 KiB segment in and out by the copy engine, float4 reversal"},
     {Variant::BulkPipelined, "bulk_pipelined",
      "Hopper cp.async.bulk, persistent: 4 x 16 KiB ring, in-place float4 reversal"},
+    {Variant::BulkPipelinedMany, "bulk_pipelined_many",
+     "bulk_pipelined with 4 x 8 KiB stages: 6 blocks per SM, evict-first hints"},
 };
 
 void launch(Variant variant, const float* in, float* out, std::size_t n, cudaStream_t stream);

@@ -94,6 +94,7 @@ Model model_of(Variant v) {
     case Variant::Tile64F4:
     case Variant::Tma:
     case Variant::TmaPipelined:
+    case Variant::TmaPipelinedMany:
     case Variant::Copy:
       return coalesced;
   }
@@ -116,7 +117,8 @@ bench::Experiment make() {
       .test_point({{"rows", "260"}, {"cols", "132"}})  // float4 path plus edge tiles
       .test_point({{"rows", "36"}, {"cols", "100"}})   // tma: clipped boxes on both edges
       // tma_pipelined: 32 x 32 = 1024 tiles (clipped on both edges) over 86 blocks, so that each
-      // block's ring wraps; 260 x 132 above: 45 tiles over 4 blocks
+      // block's ring wraps; 260 x 132 above: 45 tiles over 4 blocks; tma_pipelined_many: 1024
+      // tiles over 171 blocks, 45 over 8 (its 2-stage ring wraps 2-3 times)
       .test_point({{"rows", "1000"}, {"cols", "996"}})
       .validate(validate)
       .bytes(useful)
@@ -136,7 +138,7 @@ bench::Experiment make() {
     b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {
        launch(id, st.in.get(), st.out.get(), st.rows, st.cols, s);
      }).predict(model_of(id));
-    if (id == Variant::Tma || id == Variant::TmaPipelined) {
+    if (id == Variant::Tma || id == Variant::TmaPipelined || id == Variant::TmaPipelinedMany) {
       b.only_if([](const Params& p) { return p.n("rows") % 4 == 0 && p.n("cols") % 4 == 0; },
                 "TMA: needs rows and cols multiples of 4 (16-byte row strides)")
           .needs_device([](const Params&) { return hopper::sm90_or_no_device(); },

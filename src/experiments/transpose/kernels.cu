@@ -165,6 +165,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::TmaPipelined:
       launch_tma_pipelined(in, out, rows, cols, s);
       return;
+    case Variant::TmaPipelinedMany:
+      launch_tma_pipelined_many(in, out, rows, cols, s);
+      return;
     case Variant::Copy:
       copy_tile<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);
       MEMLAB_CHECK_LAUNCH(copy_tile);

@@ -43,6 +43,10 @@ enum class Variant {
   // in an mbarrier ring and 2 store buffers, so the TMA store of one tile overlaps the next
   // tiles' loads and transposes; rows, cols multiples of 4.
   TmaPipelined,
+  // Round two (kernels_tma_pipelined.cu, issue 23): the same ring code with 2 tile loads in
+  // flight and 2 store buffers per block (17 KiB), so 12 blocks of 64 threads per SM instead of
+  // 8: more independent wait -> transpose -> store chains per SM; rows, cols multiples of 4.
+  TmaPipelinedMany,
   // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
   // ceiling a tiled transpose is measured against.
   Copy,
@@ -59,6 +63,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "Hopper TMA: 32x32 boxes in and out by the copy engine, swizzled tile, 4x4 blocks"},
     {Variant::TmaPipelined, "tma_pipelined",
      "Hopper TMA, persistent: 4 tile loads in flight per block, 2 store buffers, overlapped"},
+    {Variant::TmaPipelinedMany, "tma_pipelined_many",
+     "tma_pipelined with 2 load stages + 2 store buffers: 12 blocks per SM instead of 8"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
@@ -67,6 +73,9 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
 void launch_tma(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The TmaPipelined variant (kernels_tma_pipelined.cu); same needs.
 void launch_tma_pipelined(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+// The TmaPipelinedMany variant (kernels_tma_pipelined.cu); same needs.
+void launch_tma_pipelined_many(const float* in, float* out, int rows, int cols,
+                               cudaStream_t stream);
 
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
