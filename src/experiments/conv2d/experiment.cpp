@@ -166,8 +166,9 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
       shared = 4.0 * 32 * 16;
       reuse = static_cast<double>(k) * k * 512.0 / ((32.0 + 2 * r) * (16.0 + 2 * r));
       break;
-    case Variant::Register: {
-      const int h = (r + 3) / 4, rows = register_rows(k);
+    case Variant::Register:
+    case Variant::RegisterRowloop: {
+      const int h = (r + 3) / 4, rows = v == Variant::Register ? register_rows(k) : 4;
       input_tile = 4.0 * (2 * h + 1);  // register window width per row, R + K - 1 rows
       reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
       break;
@@ -206,6 +207,14 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
     case Variant::Register:  // the random K x K mask (separable=no) only
       b.predict(roofline).variant_axis("separable", {"no"},
                                        "runs the random K x K mask: separable=no only");
+      break;
+    case Variant::RegisterRowloop:  // the random K x K mask, K >= 7
+      b.predict(roofline)
+          .variant_axis("separable", {"no"})
+          .only_if(
+              [](const Params& p) { return mask_of(p) >= 7; },
+              "separable=no, mask >= 7: below that the rows are few and register's fully "
+              "unrolled body fits the instruction cache (stream_kernel, near memcpy at K = 5)");
       break;
     case Variant::Separable:  // the col x row mask only, 2 K instead of K^2 FMAs per pixel
       b.predict(separable_model)
@@ -250,6 +259,7 @@ bench::Experiment make() {
       .test_point({{"height", "300"}, {"width", "4"}, {"mask", "9"}, {"separable", "no"}})
       .test_point({{"height", "130"}, {"width", "200"}, {"mask", "9"}, {"separable", "no"}})
       .test_point({{"height", "70"}, {"width", "132"}, {"mask", "13"}, {"separable", "no"}})
+      .test_point({{"height", "45"}, {"width", "70"}, {"mask", "11"}, {"separable", "no"}})
       .test_point({{"height", "1"}, {"width", "7"}, {"mask", "3"}, {"separable", "yes"}})
       .test_point({{"height", "33"}, {"width", "65"}, {"mask", "5"}, {"separable", "yes"}})
       .test_point({{"height", "37"}, {"width", "260"}, {"mask", "7"}, {"separable", "yes"}})

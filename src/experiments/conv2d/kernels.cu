@@ -6,6 +6,7 @@
 #include "common/launch.hpp"
 #include "conv2d/kernels.cuh"
 #include "conv2d/kernels_hopper.cuh"
+#include "conv2d/kernels_rowloop.cuh"
 
 namespace memlab::lessons::conv2d {
 namespace {
@@ -477,6 +478,7 @@ void upload_mask(const float* mask, const float* row, const float* col, int k) {
   if (row != nullptr) MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_row, row, kk * sizeof(float)));
   if (col != nullptr) MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_col, col, kk * sizeof(float)));
   upload_mask_hopper(mask, k);
+  upload_mask_rowloop(mask, k);
 }
 
 void launch(Variant variant, const Image& img, const float* mask, float* tmp, cudaStream_t stream) {
@@ -513,6 +515,8 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
     }
     case Variant::Register:
       return dispatch(false, img, tmp, stream);
+    case Variant::RegisterRowloop:
+      return launch_rowloop(img, stream);
     case Variant::Separable:
       return dispatch(true, img, tmp, stream);
     case Variant::Tma:

@@ -41,6 +41,11 @@ enum class Variant {
   // row's window is loaded before the current row's FMAs (one row of loads in flight): 88.6% of
   // memcpy at K = 5.
   Register,
+  // register_rowloop (issue 23, kernels_rowloop.cu, K >= 7): register's R x 4 tile (R = 4) with the
+  // loop over the R + K - 1 input rows rolled (`#pragma unroll 1`): one iteration (<= 4 x 4 x K
+  // FFMA, 5 16-byte loads of the next row issued before them) fits the instruction cache, which
+  // the fully unrolled 3600-FFMA body of register does not at K = 15 (stall no_instruction).
+  RegisterRowloop,
   // Only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a column pass
   // (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes still 8 H W; the
   // intermediate costs another 8 H W of DRAM traffic (16 H W total).
@@ -64,6 +69,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "32x16 output-tile blocks, own inputs in shared, halo from L1/L2"},
     {Variant::Register, "register",
      "R x 4 outputs per thread, register window of 16-byte row loads, mask in __constant__"},
+    {Variant::RegisterRowloop, "register_rowloop",
+     "register's R x 4 window with the input-row loop rolled: the body fits the I-cache (K >= 7)"},
     {Variant::Separable, "separable",
      "separable mask only: row pass + column pass through an intermediate"},
     {Variant::Tma, "tma", "Hopper TMA: input tile + halo as one box, zero fill = ghost cells"},
