@@ -41,6 +41,7 @@ const Named kHopper[] = {
     {"bandwidth", "bulk_copy", 9},
     {"smem_reverse", "bulk", 9},
     {"tensor_cores", "wgmma", 9},
+    {"tensor_cores", "wgmma_persistent", 9},
     {"conv2d", "tma", 9},
     {"conv2d", "cluster", 9},
     // Issue 23: the pipelined (persistent, ring-buffered) steps of the memory-bound ladder.
@@ -122,49 +123,63 @@ TEST(HopperWgmma, IntegerInputsAreExactAtOddSizes) {
   // Whole tiles; one short of a tile; one past; many k tiles (ring wraps); a 1 x 1 x 1.
   const Size sizes[] = {{128, 256, 64},  {127, 255, 63}, {129, 257, 65},
                         {300, 520, 777}, {1, 1, 1},      {2200, 40, 24}};
+  // Both wgmma kernels; the persistent one also with 3 CTAs, so each walks several tiles and the
+  // ring's stages and phases carry across tile boundaries.
+  struct Launcher {
+    const char* name;
+    int max_ctas;  // -1: the non-persistent kernel
+  };
+  const Launcher launchers[] = {{"wgmma", -1}, {"wgmma_persistent", 0}, {"wgmma_persistent/3", 3}};
   Stream stream;
-  for (const Size& s : sizes) {
-    Gemm g;
-    g.m = s.m;
-    g.n = s.n;
-    g.k = s.k;
-    g.lda = (s.k + 7) / 8 * 8;
-    g.ldb = (s.n + 7) / 8 * 8;
-    const auto m = static_cast<std::size_t>(s.m), n = static_cast<std::size_t>(s.n),
-               k = static_cast<std::size_t>(s.k);
-    const auto lda = static_cast<std::size_t>(g.lda), ldb = static_cast<std::size_t>(g.ldb);
-    std::vector<int> a(m * k), b(k * n);
-    std::vector<std::uint16_t> ha(m * lda, 0), hb(k * ldb, 0);
-    for (std::size_t i = 0; i < m; ++i) {
+  for (const Launcher& l : launchers) {
+    for (const Size& s : sizes) {
+      Gemm g;
+      g.m = s.m;
+      g.n = s.n;
+      g.k = s.k;
+      g.lda = (s.k + 7) / 8 * 8;
+      g.ldb = (s.n + 7) / 8 * 8;
+      const auto m = static_cast<std::size_t>(s.m), n = static_cast<std::size_t>(s.n),
+                 k = static_cast<std::size_t>(s.k);
+      const auto lda = static_cast<std::size_t>(g.lda), ldb = static_cast<std::size_t>(g.ldb);
+      std::vector<int> a(m * k), b(k * n);
+      std::vector<std::uint16_t> ha(m * lda, 0), hb(k * ldb, 0);
+      for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t p = 0; p < k; ++p) {
+          a[i * k + p] = static_cast<int>(random_u64(11, i * k + p) % 7) - 3;
+          ha[i * lda + p] = bf16_of_int(a[i * k + p]);
+        }
+      }
       for (std::size_t p = 0; p < k; ++p) {
-        a[i * k + p] = static_cast<int>(random_u64(11, i * k + p) % 7) - 3;
-        ha[i * lda + p] = bf16_of_int(a[i * k + p]);
+        for (std::size_t j = 0; j < n; ++j) {
+          b[p * n + j] = static_cast<int>(random_u64(12, p * n + j) % 7) - 3;
+          hb[p * ldb + j] = bf16_of_int(b[p * n + j]);
+        }
       }
-    }
-    for (std::size_t p = 0; p < k; ++p) {
-      for (std::size_t j = 0; j < n; ++j) {
-        b[p * n + j] = static_cast<int>(random_u64(12, p * n + j) % 7) - 3;
-        hb[p * ldb + j] = bf16_of_int(b[p * n + j]);
+      DeviceBuffer<std::uint16_t> da(ha.size()), db(hb.size());
+      DeviceBuffer<float> dc(m * n);
+      da.copy_from_host(ha.data(), ha.size());
+      db.copy_from_host(hb.data(), hb.size());
+      dc.fill_bytes(0xFF, stream.get());  // NaN: an element never written fails
+      if (l.max_ctas < 0) {
+        lessons::tensor_cores::launch_wgmma_bf16(da.get(), db.get(), dc.get(), g, stream.get());
+      } else {
+        lessons::tensor_cores::launch_wgmma_persistent_bf16(da.get(), db.get(), dc.get(), g,
+                                                            stream.get(), l.max_ctas);
       }
-    }
-    DeviceBuffer<std::uint16_t> da(ha.size()), db(hb.size());
-    DeviceBuffer<float> dc(m * n);
-    da.copy_from_host(ha.data(), ha.size());
-    db.copy_from_host(hb.data(), hb.size());
-    dc.fill_bytes(0xFF, stream.get());  // NaN: an element never written fails
-    lessons::tensor_cores::launch_wgmma_bf16(da.get(), db.get(), dc.get(), g, stream.get());
-    MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-    std::vector<float> got(m * n);
-    dc.copy_to_host(got.data(), got.size());
-    int bad = 0;
-    for (std::size_t i = 0; i < m && bad < 5; ++i) {
-      for (std::size_t j = 0; j < n && bad < 5; ++j) {
-        std::int64_t want = 0;
-        for (std::size_t p = 0; p < k; ++p) want += a[i * k + p] * b[p * n + j];
-        if (got[i * n + j] != static_cast<float>(want)) {
-          ADD_FAILURE() << s.m << "x" << s.n << "x" << s.k << ": C[" << i << "][" << j
-                        << "] = " << got[i * n + j] << ", want " << want;
-          ++bad;
+      MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+      std::vector<float> got(m * n);
+      dc.copy_to_host(got.data(), got.size());
+      int bad = 0;
+      for (std::size_t i = 0; i < m && bad < 5; ++i) {
+        for (std::size_t j = 0; j < n && bad < 5; ++j) {
+          std::int64_t want = 0;
+          for (std::size_t p = 0; p < k; ++p) want += a[i * k + p] * b[p * n + j];
+          if (got[i * n + j] != static_cast<float>(want)) {
+            ADD_FAILURE() << l.name << " " << s.m << "x" << s.n << "x" << s.k << ": C[" << i << "]["
+                          << j << "] = " << got[i * n + j] << ", want " << want;
+            ++bad;
+          }
         }
       }
     }

@@ -36,7 +36,7 @@ namespace {
 using bench::Params;
 
 enum class DType { kBf16, kTf32 };
-enum class Variant { kMmaSync, kWgmma, kCublas };
+enum class Variant { kMmaSync, kWgmma, kWgmmaPersistent, kCublas };
 struct VariantInfo {
   Variant id;
   const char* name;
@@ -47,6 +47,8 @@ constexpr VariantInfo kVariants[] = {
      "mma.sync (BF16 m16n8k16 with ldmatrix / TF32 m16n8k8), 4-stage cp.async, 128x128 tiles"},
     {Variant::kWgmma, "wgmma",
      "Hopper wgmma m64n256k16 BF16, TMA 128B-swizzled 4-stage ring, producer/consumer warpgroups"},
+    {Variant::kWgmmaPersistent, "wgmma_persistent",
+     "wgmma made persistent: one CTA per SM walks the tiles, the TMA ring runs on across tiles"},
     {Variant::kCublas, "cublas", "cublasGemmEx, same types, FP32 compute: the vendor line"},
 };
 
@@ -152,6 +154,9 @@ void run(State& st, Variant v, cudaStream_t s) {
       return;
     case Variant::kWgmma:  // BF16 only (the only_if)
       launch_wgmma_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
+      return;
+    case Variant::kWgmmaPersistent:  // BF16 only (the only_if)
+      launch_wgmma_persistent_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
       return;
     case Variant::kCublas:
       if (!st.cublas) throw bench::SkipPoint(kCublasMissing);
@@ -269,7 +274,7 @@ bench::Experiment make() {
           [](const Params&) { return device_count_or_zero() == 0 || caps().cc_major >= 8; },
           "mma.sync with BF16/TF32 needs compute capability 8.0 or newer");
     }
-    if (v == Variant::kWgmma) {
+    if (v == Variant::kWgmma || v == Variant::kWgmmaPersistent) {
       // sm_90a machine code runs on compute capability 9.0 only (not on later GPUs).
       b.variant_axis("dtype", {"bf16"}, "wgmma: dtype bf16 only")
           .needs_device(

@@ -45,6 +45,11 @@ void launch_mma_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c, c
 void launch_wgmma_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c, const Gemm& g,
                        cudaStream_t stream);
 bool wgmma_built();
+// Hopper (wgmma_persistent_sm90a.cu): the same kernel made persistent: min(tiles, SMs, max_ctas
+// if > 0) CTAs walk the tiles in the same grouped raster, the ring continuing across tiles so the
+// next tile's loads overlap the epilogue. max_ctas (tests) forces several tiles per CTA.
+void launch_wgmma_persistent_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c,
+                                  const Gemm& g, cudaStream_t stream, int max_ctas = 0);
 // A, B: FP32 arrays holding TF32 values, C: FP32.
 void launch_mma_tf32(const float* a, const float* b, float* c, const Gemm& g, cudaStream_t stream);
 
