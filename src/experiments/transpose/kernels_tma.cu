@@ -23,20 +23,14 @@
 #include "common/hopper.hpp"
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
+#include "transpose/tma_tile.cuh"
 
 namespace memlab::lessons::transpose {
 namespace {
 
 namespace hp = memlab::lessons::hopper;
 
-constexpr int kTile = 32;
-constexpr int kTileBytes = kTile * kTile * 4;
-constexpr int kThreads = 64;                  // one 4 x 4 block of the 8 x 8 blocks each
 constexpr int kSmem = 2 * kTileBytes + 1024;  // two tiles + slack for 1024-byte alignment
-
-__device__ __forceinline__ float lane_of(const float4& v, int e) {
-  return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w;
-}
 
 __global__ void __launch_bounds__(kThreads)
     transpose_tma(const __grid_constant__ CUtensorMap in_map,
@@ -63,16 +57,8 @@ __global__ void __launch_bounds__(kThreads)
   const int s = t >> 3, l = t & 7;
   const int i = (l + s) & 7, j = l;  // this thread's 4 x 4 block: tile rows 4i.., cols 4j..
   float4 v[4];
-#pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    v[k] = *reinterpret_cast<const float4*>(a + hp::swizzle128(4 * i + k, j));
-  }
-  // out tile row 4j + e = column 4j + e of the input tile.
-#pragma unroll
-  for (int e = 0; e < 4; ++e) {
-    *reinterpret_cast<float4*>(b + hp::swizzle128(4 * j + e, i)) =
-        make_float4(lane_of(v[0], e), lane_of(v[1], e), lane_of(v[2], e), lane_of(v[3], e));
-  }
+  load_block(a, i, j, v);
+  store_block_transposed(b, i, j, v);
   hp::fence_proxy_async_shared();  // our shared stores before the copy engine reads them
   __syncthreads();
   if (t == 0) {
@@ -86,22 +72,10 @@ __global__ void __launch_bounds__(kThreads)
 }  // namespace
 
 void launch_tma(const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  // Encoded at every launch (a few microseconds of host time, hidden behind the previous launch
-  // in a batch); a cached map could outlive the buffers it points into.
-  const std::uint64_t in_dims[2] = {static_cast<std::uint64_t>(cols),
-                                    static_cast<std::uint64_t>(rows)};
-  const std::uint64_t in_strides[1] = {static_cast<std::uint64_t>(cols) * 4};
-  const std::uint64_t out_dims[2] = {static_cast<std::uint64_t>(rows),
-                                     static_cast<std::uint64_t>(cols)};
-  const std::uint64_t out_strides[1] = {static_cast<std::uint64_t>(rows) * 4};
-  const std::uint32_t box[2] = {kTile, kTile};
-  const CUtensorMap in_map =
-      hp::tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, in, in_dims, in_strides, box, true);
-  const CUtensorMap out_map =
-      hp::tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, out, out_dims, out_strides, box, true);
+  const TmaMaps maps = transpose_maps(in, out, rows, cols);
   const dim3 grid(blocks_for(static_cast<std::size_t>(cols), kTile),
                   blocks_for(static_cast<std::size_t>(rows), kTile));
-  transpose_tma<<<grid, kThreads, kSmem, s>>>(in_map, out_map);
+  transpose_tma<<<grid, kThreads, kSmem, s>>>(maps.in, maps.out);
   MEMLAB_CHECK_LAUNCH(transpose_tma);
 }
 

@@ -48,22 +48,16 @@
 #include "common/hopper.hpp"
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
+#include "transpose/tma_tile.cuh"
 
 namespace memlab::lessons::transpose {
 namespace {
 
 namespace hp = memlab::lessons::hopper;
 
-constexpr int kTile = 32;
-constexpr int kTileBytes = kTile * kTile * 4;
-constexpr int kThreads = 64;  // one 4 x 4 block of the 8 x 8 blocks each
 // Bytes of dynamic shared memory: the stages + 1024-byte alignment slack.
 constexpr int smem_of(int load_stages, int store_stages) {
   return (load_stages + store_stages) * kTileBytes + 1024;
-}
-
-__device__ __forceinline__ float lane_of(const float4& v, int e) {
-  return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w;
 }
 
 // kLoadStages tile loads in flight, kStoreStages transposed tiles draining per block.
@@ -102,16 +96,9 @@ __global__ void __launch_bounds__(kThreads)
     unsigned char* b = store_buf + (j % kStoreStages) * kTileBytes;
     hp::mbar_wait(&full[s], static_cast<std::uint32_t>((j / kLoadStages) & 1));
     float4 v[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      v[k] = *reinterpret_cast<const float4*>(a + hp::swizzle128(4 * bi + k, bj));
-    }
+    load_block(a, bi, bj, v);
     __syncthreads();  // B: thread 0 has waited until the store that last used `b` read it
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {  // out tile row 4 bj + e = column 4 bj + e of the input tile
-      *reinterpret_cast<float4*>(b + hp::swizzle128(4 * bj + e, bi)) =
-          make_float4(lane_of(v[0], e), lane_of(v[1], e), lane_of(v[2], e), lane_of(v[3], e));
-    }
+    store_block_transposed(b, bi, bj, v);
     hp::fence_proxy_async_shared();  // our shared stores before the copy engine reads them
     __syncthreads();                 // A: `b` written, stage s read by every thread
     if (t == 0) {
@@ -138,24 +125,13 @@ void launch_ring(const float* in, float* out, int rows, int cols, cudaStream_t s
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
     return resident_blocks(kernel, kThreads, kSmem);
   }();
-  // Encoded at every launch, as for tma (a cached map could outlive the buffers).
-  const std::uint64_t in_dims[2] = {static_cast<std::uint64_t>(cols),
-                                    static_cast<std::uint64_t>(rows)};
-  const std::uint64_t in_strides[1] = {static_cast<std::uint64_t>(cols) * 4};
-  const std::uint64_t out_dims[2] = {static_cast<std::uint64_t>(rows),
-                                     static_cast<std::uint64_t>(cols)};
-  const std::uint64_t out_strides[1] = {static_cast<std::uint64_t>(rows) * 4};
-  const std::uint32_t box[2] = {kTile, kTile};
-  const CUtensorMap in_map =
-      hp::tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, in, in_dims, in_strides, box, true);
-  const CUtensorMap out_map =
-      hp::tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, out, out_dims, out_strides, box, true);
+  const TmaMaps maps = transpose_maps(in, out, rows, cols);  // encoded at every launch
   const int tiles_x = static_cast<int>(blocks_for(static_cast<std::size_t>(cols), kTile));
   const int tiles_y = static_cast<int>(blocks_for(static_cast<std::size_t>(rows), kTile));
   const int tiles = tiles_x * tiles_y;  // <= 2^31 / 16 for rows * cols <= 2^31 plus edges
   const int want = (tiles + kMinTilesPerBlock - 1) / kMinTilesPerBlock;
   const auto grid = static_cast<unsigned>(std::clamp<long long>(want, 1, resident));
-  kernel<<<grid, kThreads, kSmem, s>>>(in_map, out_map, tiles_x, tiles);
+  kernel<<<grid, kThreads, kSmem, s>>>(maps.in, maps.out, tiles_x, tiles);
   MEMLAB_CHECK_LAUNCH(transpose_tma_pipelined);
 }
 
