@@ -6,6 +6,7 @@
 #include "common/launch.hpp"
 #include "matmul/kernels.cuh"
 #include "matmul/kernels_async.cuh"
+#include "matmul/thread_tile.cuh"
 
 namespace memlab::lessons::matmul {
 namespace {
@@ -363,13 +364,10 @@ __global__ void __launch_bounds__(kTtThreads, 2)
     thread_tile_kernel(int M, int N, int K, const float* __restrict__ A,
                        const float* __restrict__ B, float* __restrict__ C) {
   constexpr int kPad = 4, lda = kBM + kPad;
-  constexpr int TM = 8, TN = 16, mstep = 32, nstep = 16;
   __shared__ __align__(16) float As[2][kBK * lda];
   __shared__ __align__(16) float Bs[2][kBK * kBN];
   const int tid = static_cast<int>(threadIdx.x);
-  const int warp = tid / 32, lane = tid % 32;
-  const int mbase = (warp / 2) * 64 + (lane / 4) * 4;
-  const int nbase = (warp % 2) * 64 + (lane % 4) * 4;
+  const int mbase = tt::mbase_of(tid), nbase = tt::nbase_of(tid);
   const int m0 = static_cast<int>(blockIdx.y) * kBM, n0 = static_cast<int>(blockIdx.x) * kBN;
   // Two float4 of A (rows tid / 2 and tid / 2 + 64, columns 4 (tid % 2)..+3: 16 rows x 32 bytes
   // per warp) and two of B (rows tid / 32 and tid / 32 + 4, 512 contiguous bytes per warp).
@@ -382,26 +380,10 @@ __global__ void __launch_bounds__(kTtThreads, 2)
 #pragma unroll
     for (int i = 0; i < 2; ++i) sb[i] = *reinterpret_cast<const float4*>(b_src + (k0 + 4 * i) * N);
   };
-  // A transposed (As[k][m]); the +4 padding keeps the 4-byte stores conflict-free.
-  auto store = [&](int buf) {
-#pragma unroll
-    for (int i = 0; i < 2; ++i) {
-      const int r = tid / 2 + 64 * i, c = (tid % 2) * 4;
-      As[buf][(c + 0) * lda + r] = sa[i].x;
-      As[buf][(c + 1) * lda + r] = sa[i].y;
-      As[buf][(c + 2) * lda + r] = sa[i].z;
-      As[buf][(c + 3) * lda + r] = sa[i].w;
-    }
-#pragma unroll
-    for (int i = 0; i < 2; ++i) {
-      const int e = tid + kTtThreads * i;
-      *reinterpret_cast<float4*>(&Bs[buf][(e / 32) * kBN + (e % 32) * 4]) = sb[i];
-    }
-  };
-  float acc[TM][TN] = {};
+  float acc[tt::TM][tt::TN] = {};
   const int tiles = K / kBK;
   load(0);
-  store(0);
+  tt::store_staged<lda, kBN>(As[0], Bs[0], sa, sb, tid, 0);
   __syncthreads();
   for (int t = 0; t < tiles; ++t) {
     const int cur = t & 1;
@@ -409,42 +391,14 @@ __global__ void __launch_bounds__(kTtThreads, 2)
     if (more) load((t + 1) * kBK);
 #pragma unroll
     for (int k = 0; k < kBK; ++k) {
-      float a[TM], b[TN];
-#pragma unroll
-      for (int p = 0; p < TM / 4; ++p) {
-        const float4 v = *reinterpret_cast<const float4*>(&As[cur][k * lda + mbase + p * mstep]);
-        a[4 * p] = v.x;
-        a[4 * p + 1] = v.y;
-        a[4 * p + 2] = v.z;
-        a[4 * p + 3] = v.w;
-      }
-#pragma unroll
-      for (int p = 0; p < TN / 4; ++p) {
-        const float4 v = *reinterpret_cast<const float4*>(&Bs[cur][k * kBN + nbase + p * nstep]);
-        b[4 * p] = v.x;
-        b[4 * p + 1] = v.y;
-        b[4 * p + 2] = v.z;
-        b[4 * p + 3] = v.w;
-      }
-#pragma unroll
-      for (int i = 0; i < TM; ++i) {
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-      }
+      // As[cur] row k, Bs[cur] row k
+      tt::k_step_transposed(acc, As[0], cur * (kBK * lda) + k * lda, Bs[0],
+                            cur * (kBK * kBN) + k * kBN, mbase, nbase);
     }
-    if (more) store(cur ^ 1);
+    if (more) tt::store_staged<lda, kBN>(As[cur ^ 1], Bs[cur ^ 1], sa, sb, tid, 0);
     __syncthreads();
   }
-  // float4 stores: per row a warp writes 4 lanes x 16 bytes in each of 4 patches.
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const int row = m0 + mbase + (i / 4) * mstep + i % 4;
-#pragma unroll
-    for (int h = 0; h < TN / 4; ++h) {
-      *reinterpret_cast<float4*>(C + row * N + n0 + nbase + h * nstep) =
-          make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
-    }
-  }
+  tt::store_tile<int>(C, N, n0 + nbase, acc, [&](int i) { return m0 + mbase + tt::patch_row(i); });
 }
 
 // The kernel `launch` runs for this variant and size, with its block shape.

@@ -20,142 +20,28 @@
 #include <cuda_runtime.h>
 
 #include "matmul/kernels_async.cuh"
+#include "matmul/thread_tile.cuh"
 #include "memlab/cuda/check.hpp"
 
 namespace memlab::lessons::matmul {
 
 namespace {
 
-constexpr int kBM = 128, kBN = 128, kBK = 32, kStages = 3;
-constexpr int kATile = kBM * kBK, kBTile = kBK * kBN;  // floats per stage
-
-__device__ __forceinline__ void cp_async16(float* dst, const float* src) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
-                   static_cast<unsigned>(__cvta_generic_to_shared(dst))),
-               "l"(src)
-               : "memory");
-#endif
-}
-__device__ __forceinline__ void cp_async_commit() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
-
-// Float offset of 16-byte chunk c (0..7) of row m of a stage's A tile (32 floats per row).
-__device__ __forceinline__ int a_at(int m, int c) {
-  return m * kBK + ((c ^ ((m >> 2) & 7)) << 2);
-}
-
-// Issues the copies of k tile `kt` into stage buffer (As, Bs): 1024 + 1024 chunks, 16 per thread.
-__device__ __forceinline__ void issue_stage(const float* __restrict__ A,
-                                            const float* __restrict__ B, int N, int K, int m0,
-                                            int n0, int kt, float* As, float* Bs, int tid) {
-  const int k0 = kt * kBK;
-#pragma unroll
-  for (int i = 0; i < kATile / 4 / kCpAsyncThreads; ++i) {
-    const int e = tid + i * kCpAsyncThreads;  // chunk e: row e / 8, chunk e % 8
-    const int m = e >> 3, c = e & 7;
-    cp_async16(As + a_at(m, c), A + static_cast<std::size_t>(m0 + m) * K + k0 + 4 * c);
-  }
-#pragma unroll
-  for (int i = 0; i < kBTile / 4 / kCpAsyncThreads; ++i) {
-    const int e = tid + i * kCpAsyncThreads;  // row e / 32, chunk e % 32
-    const int k = e >> 5, c = e & 31;
-    cp_async16(Bs + k * kBN + 4 * c, B + static_cast<std::size_t>(k0 + k) * N + n0 + 4 * c);
-  }
-}
+constexpr int kBM = kCpAsyncBM, kBN = kCpAsyncBN, kStages = 3;
+static_assert(kCpAsyncBK == tt::kRingBK && kCpAsyncSmem == kStages * (kBM + kBN) * tt::kRingBK * 4);
 
 __global__ void __launch_bounds__(kCpAsyncThreads, 2)
     cp_async_kernel(int M, int N, int K, const float* __restrict__ A, const float* __restrict__ B,
                     float* __restrict__ C) {
   extern __shared__ __align__(16) float smem[];
-  float* As = smem;                     // kStages x kATile
-  float* Bs = smem + kStages * kATile;  // kStages x kBTile
-  constexpr int TM = 8, TN = 16, mstep = 32, nstep = 16;
-  const int tid = static_cast<int>(threadIdx.x);
-  const int warp = tid / 32, lane = tid % 32;
-  const int mbase = (warp / 2) * 64 + (lane / 4) * 4;
-  const int nbase = (warp % 2) * 64 + (lane % 4) * 4;
-  const int m0 = static_cast<int>(blockIdx.y) * kBM, n0 = static_cast<int>(blockIdx.x) * kBN;
-  const int tiles = K / kBK;
   (void)M;
-  // Prologue: stages 0 .. kStages - 2 in flight (an empty group where K has fewer tiles).
-#pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
-    if (s < tiles) issue_stage(A, B, N, K, m0, n0, s, As + s * kATile, Bs + s * kBTile, tid);
-    cp_async_commit();
-  }
-  float acc[TM][TN] = {};
-  for (int t = 0; t < tiles; ++t) {
-    cp_async_wait<kStages - 2>();  // this thread's copies of tile t have landed
-    __syncthreads();               // everyone's have; and everyone finished tile t - 1
-    const int next = t + kStages - 1;
-    if (next < tiles) {
-      const int buf = next % kStages;  // the buffer tile t - 1 used
-      issue_stage(A, B, N, K, m0, n0, next, As + buf * kATile, Bs + buf * kBTile, tid);
-    }
-    cp_async_commit();
-    const float* as = As + (t % kStages) * kATile;
-    const float* bs = Bs + (t % kStages) * kBTile;
-#pragma unroll 2
-    for (int kc = 0; kc < kBK / 4; ++kc) {  // 4 k steps per LDS.128 of A
-      float4 a[TM];
-#pragma unroll
-      for (int i = 0; i < TM; ++i) {
-        const int m = mbase + (i / 4) * mstep + i % 4;
-        a[i] = *reinterpret_cast<const float4*>(as + a_at(m, kc));
-      }
-#pragma unroll
-      for (int kk = 0; kk < 4; ++kk) {
-        float b[TN];
-#pragma unroll
-        for (int p = 0; p < TN / 4; ++p) {
-          const float4 v =
-              *reinterpret_cast<const float4*>(bs + (4 * kc + kk) * kBN + nbase + p * nstep);
-          b[4 * p] = v.x;
-          b[4 * p + 1] = v.y;
-          b[4 * p + 2] = v.z;
-          b[4 * p + 3] = v.w;
-        }
-#pragma unroll
-        for (int i = 0; i < TM; ++i) {
-          const float ai = kk == 0 ? a[i].x : kk == 1 ? a[i].y : kk == 2 ? a[i].z : a[i].w;
-#pragma unroll
-          for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(ai, b[j], acc[i][j]);
-        }
-      }
-    }
-  }
-  cp_async_wait<0>();
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const int row = m0 + mbase + (i / 4) * mstep + i % 4;
-#pragma unroll
-    for (int h = 0; h < TN / 4; ++h) {
-      *reinterpret_cast<float4*>(C + static_cast<std::size_t>(row) * N + n0 + nbase + h * nstep) =
-          make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
-    }
-  }
+  tt::cp_async_block_tile<kBM, kBN, kStages, kCpAsyncThreads>(A, B, C, N, K, smem);
 }
 
 }  // namespace
 
 const void* cp_async_kernel_fn() {
-  static const bool raised = [] {
-    MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(
-        cp_async_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kCpAsyncSmem));
-    return true;
-  }();
-  (void)raised;
-  return reinterpret_cast<const void*>(cp_async_kernel);
+  return tt::with_smem_limit<cp_async_kernel, kCpAsyncSmem>();
 }
 
 }  // namespace memlab::lessons::matmul

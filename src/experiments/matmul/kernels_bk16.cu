@@ -22,6 +22,7 @@
 #include <cstddef>
 
 #include "matmul/kernels_async.cuh"
+#include "matmul/thread_tile.cuh"
 
 namespace memlab::lessons::matmul {
 namespace {
@@ -33,13 +34,10 @@ __global__ void __launch_bounds__(kThreads, 2)
     thread_tile_bk16_kernel(int M, int N, int K, const float* __restrict__ A,
                             const float* __restrict__ B, float* __restrict__ C) {
   (void)M;
-  constexpr int TM = 8, TN = 16, mstep = 32, nstep = 16;
   __shared__ __align__(16) float As[2][kBK * lda];
   __shared__ __align__(16) float Bs[2][kBK * kBN];
   const int tid = static_cast<int>(threadIdx.x);
-  const int warp = tid / 32, lane = tid % 32;
-  const int mbase = (warp / 2) * 64 + (lane / 4) * 4;
-  const int nbase = (warp % 2) * 64 + (lane % 4) * 4;
+  const int mbase = tt::mbase_of(tid), nbase = tt::nbase_of(tid);
   const int m0 = static_cast<int>(blockIdx.y) * kBM, n0 = static_cast<int>(blockIdx.x) * kBN;
   // Half h of a k tile is columns 8 h .. 8 h + 7 of A and rows 8 h .. 8 h + 7 of B. Per half a
   // thread loads two float4 of A (rows tid / 2 and tid / 2 + 64, columns 8 h + 4 (tid % 2)) and
@@ -57,48 +55,15 @@ __global__ void __launch_bounds__(kThreads, 2)
       sb[i] = *reinterpret_cast<const float4*>(b_src + static_cast<std::size_t>(k0 + 4 * i) * N);
     }
   };
-  // A transposed (As[k][m]); the +4 padding keeps the 4-byte stores conflict-free.
+  // Half h is rows 8 h .. 8 h + 7 of the stage.
   auto store = [&](int buf, int h) {
-#pragma unroll
-    for (int i = 0; i < 2; ++i) {
-      const int r = tid / 2 + 64 * i, c = 8 * h + (tid % 2) * 4;
-      As[buf][(c + 0) * lda + r] = sa[i].x;
-      As[buf][(c + 1) * lda + r] = sa[i].y;
-      As[buf][(c + 2) * lda + r] = sa[i].z;
-      As[buf][(c + 3) * lda + r] = sa[i].w;
-    }
-#pragma unroll
-    for (int i = 0; i < 2; ++i) {
-      const int e = tid + kThreads * i;
-      *reinterpret_cast<float4*>(&Bs[buf][(8 * h + e / 32) * kBN + (e % 32) * 4]) = sb[i];
-    }
+    tt::store_staged<lda, kBN>(As[buf], Bs[buf], sa, sb, tid, 8 * h);
   };
-  float acc[TM][TN] = {};
+  float acc[tt::TM][tt::TN] = {};
   auto compute = [&](const float* as, const float* bs) {  // 8 k steps
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
-      float a[TM], b[TN];
-#pragma unroll
-      for (int p = 0; p < TM / 4; ++p) {
-        const float4 v = *reinterpret_cast<const float4*>(&as[k * lda + mbase + p * mstep]);
-        a[4 * p] = v.x;
-        a[4 * p + 1] = v.y;
-        a[4 * p + 2] = v.z;
-        a[4 * p + 3] = v.w;
-      }
-#pragma unroll
-      for (int p = 0; p < TN / 4; ++p) {
-        const float4 v = *reinterpret_cast<const float4*>(&bs[k * kBN + nbase + p * nstep]);
-        b[4 * p] = v.x;
-        b[4 * p + 1] = v.y;
-        b[4 * p + 2] = v.z;
-        b[4 * p + 3] = v.w;
-      }
-#pragma unroll
-      for (int i = 0; i < TM; ++i) {
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-      }
+      tt::k_step_transposed(acc, as, k * lda, bs, k * kBN, mbase, nbase);
     }
   };
   const int tiles = K / kBK;
@@ -121,16 +86,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     if (more) store(cur ^ 1, 1);
     __syncthreads();
   }
-  // float4 stores: per row a warp writes 4 lanes x 16 bytes in each of 4 patches.
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const int row = m0 + mbase + (i / 4) * mstep + i % 4;
-#pragma unroll
-    for (int h = 0; h < TN / 4; ++h) {
-      *reinterpret_cast<float4*>(C + static_cast<std::size_t>(row) * N + n0 + nbase + h * nstep) =
-          make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
-    }
-  }
+  tt::store_tile(C, N, n0 + nbase, acc, [&](int i) { return m0 + mbase + tt::patch_row(i); });
 }
 
 }  // namespace

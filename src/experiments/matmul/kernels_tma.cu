@@ -21,6 +21,7 @@
 #include "common/hopper.cuh"
 #include "common/hopper.hpp"
 #include "matmul/kernels_async.cuh"
+#include "matmul/thread_tile.cuh"
 #include "memlab/cuda/check.hpp"
 
 namespace memlab::lessons::matmul {
@@ -46,11 +47,9 @@ __global__ void __launch_bounds__(kThreads, 2)
   extern __shared__ unsigned char raw[];
   __shared__ __align__(8) std::uint64_t full[kStages];
   float* ring = reinterpret_cast<float*>(raw + ((1024u - (hp::smem_u32(raw) & 1023u)) & 1023u));
-  constexpr int TM = 8, TN = 16, nstep = 16;
   const int tid = static_cast<int>(threadIdx.x);
-  const int warp = tid / 32, lane = tid % 32;
-  const int mbase = (warp / 2) * 64 + lane / 4;  // rows mbase + 8 i
-  const int nbase = (warp % 2) * 64 + (lane % 4) * 4;
+  const int mbase = (tid / 32 / 2) * 64 + tid % 32 / 4;  // rows mbase + 8 i
+  const int nbase = tt::nbase_of(tid);
   const int m0 = static_cast<int>(blockIdx.y) * kBM, n0 = static_cast<int>(blockIdx.x) * kBN;
   const int tiles = K / kBK;
   auto as_of = [&](int s) { return ring + s * (kATile + kBTile); };
@@ -63,7 +62,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     }
   }
   __syncthreads();
-  float acc[TM][TN] = {};
+  float acc[tt::TM][tt::TN] = {};
   for (int t = 0; t < tiles; ++t) {
     const int s = t % kStages;
     hp::mbar_wait(&full[s], static_cast<std::uint32_t>((t / kStages) & 1));
@@ -77,43 +76,17 @@ __global__ void __launch_bounds__(kThreads, 2)
     const float* bs = bs_of(s);
 #pragma unroll 2
     for (int kc = 0; kc < kBK / 4; ++kc) {
-      float4 a[TM];
+      float4 a[tt::TM];
 #pragma unroll
-      for (int i = 0; i < TM; ++i) {
+      for (int i = 0; i < tt::TM; ++i) {
         const int m = mbase + 8 * i;  // m mod 8 = lane / 4
         a[i] = *reinterpret_cast<const float4*>(reinterpret_cast<const unsigned char*>(as) +
                                                 hp::swizzle128(m, kc));
       }
-#pragma unroll
-      for (int kk = 0; kk < 4; ++kk) {
-        float b[TN];
-#pragma unroll
-        for (int p = 0; p < TN / 4; ++p) {
-          const float4 v =
-              *reinterpret_cast<const float4*>(bs + (4 * kc + kk) * kBN + nbase + p * nstep);
-          b[4 * p] = v.x;
-          b[4 * p + 1] = v.y;
-          b[4 * p + 2] = v.z;
-          b[4 * p + 3] = v.w;
-        }
-#pragma unroll
-        for (int i = 0; i < TM; ++i) {
-          const float ai = kk == 0 ? a[i].x : kk == 1 ? a[i].y : kk == 2 ? a[i].z : a[i].w;
-#pragma unroll
-          for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(ai, b[j], acc[i][j]);
-        }
-      }
+      tt::k_steps_4<kBN>(acc, a, bs + 4 * kc * kBN, nbase);
     }
   }
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const int row = m0 + mbase + 8 * i;
-#pragma unroll
-    for (int h = 0; h < TN / 4; ++h) {
-      *reinterpret_cast<float4*>(C + static_cast<std::size_t>(row) * N + n0 + nbase + h * nstep) =
-          make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
-    }
-  }
+  tt::store_tile(C, N, n0 + nbase, acc, [&](int i) { return m0 + mbase + 8 * i; });
 }
 
 }  // namespace
@@ -124,12 +97,7 @@ const void* tma_kernel_fn() {
 
 void launch_tma(const float* A, const float* B, float* C, int M, int N, int K,
                 cudaStream_t stream) {
-  static const bool raised = [] {
-    MEMLAB_CUDA_CHECK(
-        cudaFuncSetAttribute(tma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
-    return true;
-  }();
-  (void)raised;
+  (void)tt::with_smem_limit<tma_kernel, kSmem>();  // raised on the first call
   const std::uint64_t a_dims[2] = {static_cast<std::uint64_t>(K), static_cast<std::uint64_t>(M)};
   const std::uint64_t a_strides[1] = {static_cast<std::uint64_t>(K) * 4};
   const std::uint32_t a_box[2] = {kBK, kBM};
