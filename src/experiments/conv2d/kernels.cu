@@ -7,6 +7,7 @@
 #include "conv2d/kernels.cuh"
 #include "conv2d/kernels_hopper.cuh"
 #include "conv2d/kernels_rowloop.cuh"
+#include "conv2d/window.cuh"
 
 namespace memlab::lessons::conv2d {
 namespace {
@@ -114,46 +115,7 @@ __global__ void tiled_output_kernel(const float* __restrict__ in, float* __restr
   out[at(y, x, width)] = acc;
 }
 
-// ---- register: R x 4 outputs per thread, a register window per input row ----
-template <int K>
-struct Win {
-  static constexpr int r = K / 2;
-  static constexpr int h = (r + 3) / 4;  // float4 groups of halo on each side
-  static constexpr int floats = 4 * (2 * h + 1);
-  static constexpr int off = 4 * h - r;  // window index of tap 0 of output column 0
-};
-
-// Loads row y, columns [x0 - 4h, x0 + 4 + 4h) into v; zeros outside the image.
-template <int K, bool kAligned>
-__device__ __forceinline__ void load_row(const float* __restrict__ in, int height, int width, int y,
-                                         int x0, float (&v)[Win<K>::floats]) {
-  constexpr int h = Win<K>::h;
-  if (y < 0 || y >= height) {
-#pragma unroll
-    for (int e = 0; e < Win<K>::floats; ++e) v[e] = 0.0f;
-    return;
-  }
-  const float* row = in + static_cast<idx_t>(y) * width;
-  if constexpr (kAligned) {  // width % 4 == 0: each float4 is wholly inside or outside
-#pragma unroll
-    for (int q = 0; q < 2 * h + 1; ++q) {
-      const int xs = x0 + 4 * (q - h);
-      float4 f = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (xs >= 0 && xs < width) f = __ldg(reinterpret_cast<const float4*>(row + xs));
-      v[4 * q] = f.x;
-      v[4 * q + 1] = f.y;
-      v[4 * q + 2] = f.z;
-      v[4 * q + 3] = f.w;
-    }
-  } else {
-#pragma unroll
-    for (int e = 0; e < Win<K>::floats; ++e) {
-      const int xs = x0 - 4 * h + e;
-      v[e] = (xs >= 0 && xs < width) ? __ldg(row + xs) : 0.0f;
-    }
-  }
-}
-
+// ---- register: R x 4 outputs per thread, a register window per input row (window.cuh) ----
 template <int K, int R, bool kAligned, int kMinBlocks>
 __global__ void __launch_bounds__(256, kMinBlocks)
     register_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
