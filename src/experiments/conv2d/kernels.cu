@@ -7,6 +7,7 @@
 #include "conv2d/kernels.cuh"
 #include "conv2d/kernels_hopper.cuh"
 #include "conv2d/kernels_rowloop.cuh"
+#include "conv2d/kernels_taps.cuh"
 #include "conv2d/window.cuh"
 
 namespace memlab::lessons::conv2d {
@@ -479,6 +480,8 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
       return dispatch(false, img, tmp, stream);
     case Variant::RegisterRowloop:
       return launch_rowloop(img, stream);
+    case Variant::RegisterTaps:
+      return launch_taps(img, mask, stream);
     case Variant::Separable:
       return dispatch(true, img, tmp, stream);
     case Variant::Tma:

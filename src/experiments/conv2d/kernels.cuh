@@ -46,6 +46,13 @@ enum class Variant {
   // FFMA, 5 16-byte loads of the next row issued before them) fits the instruction cache, which
   // the fully unrolled 3600-FFMA body of register does not at K = 15 (stall no_instruction).
   RegisterRowloop,
+  // register_taps (issue 23, kernels_taps.cu, K >= 7): R = 3 rows x C = 8 columns per thread (4 on
+  // the 4-byte fallback), the loop over the K mask rows rolled: mask row i's taps come into
+  // registers once (LDS.128 from a shared copy), then the R output rows add input rows i .. i + R -
+  // 1
+  // from a circular register window of R rows, unrolled by R so the rotation is renaming (no
+  // window copy); one new input row per mask row, loaded after output row 0 frees its slot.
+  RegisterTaps,
   // Only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a column pass
   // (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes still 8 H W; the
   // intermediate costs another 8 H W of DRAM traffic (16 H W total).
@@ -71,6 +78,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "R x 4 outputs per thread, register window of 16-byte row loads, mask in __constant__"},
     {Variant::RegisterRowloop, "register_rowloop",
      "register's R x 4 window with the input-row loop rolled: the body fits the I-cache (K >= 7)"},
+    {Variant::RegisterTaps, "register_taps",
+     "R x 8 per thread, mask-row loop rolled: taps in registers, circular window renamed (K >= 7)"},
     {Variant::Separable, "separable",
      "separable mask only: row pass + column pass through an intermediate"},
     {Variant::Tma, "tma", "Hopper TMA: input tile + halo as one box, zero fill = ghost cells"},
