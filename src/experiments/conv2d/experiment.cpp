@@ -168,11 +168,11 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
       break;
     case Variant::Register:
     case Variant::RegisterRowloop:
-    case Variant::RegisterTaps: {
+    case Variant::RegisterTaps:
+    case Variant::RegisterPrefetch: {
       const int h = (r + 3) / 4;
-      const int rows = v == Variant::Register       ? register_rows(k)
-                       : v == Variant::RegisterTaps ? 3
-                                                    : 4;
+      const bool streamed = v == Variant::Register || v == Variant::RegisterPrefetch;
+      const int rows = streamed ? register_rows(k) : v == Variant::RegisterTaps ? 3 : 4;
       // register_taps: 8 columns per thread on the 16-byte path (width % 4 == 0), else 4.
       const int cols = v == Variant::RegisterTaps && p.n("width") % 4 == 0 ? 8 : 4;
       input_tile = cols + 8.0 * h;  // register window width per row, R + K - 1 rows
@@ -222,6 +222,12 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
               [](const Params& p) { return mask_of(p) >= 7; },
               "separable=no, mask >= 7: below that the rows are few and register's fully "
               "unrolled body fits the instruction cache (stream_kernel, near memcpy at K = 5)");
+      break;
+    case Variant::RegisterPrefetch:  // the random K x K mask, K <= 5 (register's stream_kernel)
+      b.predict(roofline)
+          .variant_axis("separable", {"no"})
+          .only_if([](const Params& p) { return mask_of(p) <= 5; },
+                   "separable=no, mask <= 5: the streamed kernel of register, memory bound there");
       break;
     case Variant::Separable:  // the col x row mask only, 2 K instead of K^2 FMAs per pixel
       b.predict(separable_model)

@@ -201,19 +201,40 @@ constexpr int rows_for(int k) {
 // measured in the same run (deleted): R = 16 with 32x8 or 256x1 blocks 607 / 598 us, R = 32 with
 // two rows ahead 582 us, R = 16 without bounds checks in interior blocks 574 us, halo by warp
 // shuffles 609 / 579 us (no gain).
-template <int K, int R, bool kAligned>
-__global__ void __launch_bounds__(256, 4)
+//
+// D > 0 (register_prefetch, issue 23): besides the next row's window, the thread's own 16 bytes of
+// the input row D further ahead are requested into L2 (`prefetch.global.L2`, no register, no
+// wait), so 1 + D rows per warp are on their way from DRAM instead of one.
+__device__ __forceinline__ void prefetch_l2(const float* p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
+// The prefetching 4-byte fallback (D > 0, !kAligned) needs a few more registers: 3 blocks per SM.
+template <int K, int R, bool kAligned, int D = 0>
+__global__ void __launch_bounds__(256, D > 0 && !kAligned ? 3 : 4)
     stream_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
   constexpr int r = Win<K>::r, off = Win<K>::off, F = Win<K>::floats, N = R + K - 1;
   const int x0 = 4 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y0 = R * static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x0 >= width || y0 >= height) return;
+  // Input row t of the thread's strip (t < N) into L2, when it is inside the image.
+  const auto prefetch_row = [&](int t) {
+    const int y = y0 - r + t;
+    if (y >= 0 && y < height) prefetch_l2(in + static_cast<idx_t>(y) * width + x0);
+  };
   float acc[R][4];
   float v[2][F];  // the current input row and the next one
   load_row<K, kAligned>(in, height, width, y0 - r, x0, v[0]);
+  if constexpr (D > 0) {
+#pragma unroll
+    for (int t = 2; t <= D && t < N; ++t) prefetch_row(t);
+  }
 #pragma unroll
   for (int iy = 0; iy < N; ++iy) {
     if (iy + 1 < N) load_row<K, kAligned>(in, height, width, y0 - r + iy + 1, x0, v[(iy + 1) % 2]);
+    if constexpr (D > 0) {
+      if (iy + 1 + D < N) prefetch_row(iy + 1 + D);
+    }
     const float(&w)[F] = v[iy % 2];
 #pragma unroll
     for (int o = 0; o < R; ++o) {
@@ -246,15 +267,15 @@ __global__ void __launch_bounds__(256, 4)
   }
 }
 
-template <int K, int R>
+template <int K, int R, int D = 0>
 void launch_stream(const Image& img, cudaStream_t s) {
   const dim3 block(32, 8);
   const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), 4 * 32),
                   blocks_for(static_cast<std::size_t>(img.height), 8 * R));
   if (img.width % 4 == 0) {
-    stream_kernel<K, R, true><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+    stream_kernel<K, R, true, D><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   } else {
-    stream_kernel<K, R, false><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+    stream_kernel<K, R, false, D><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   }
   MEMLAB_CHECK_LAUNCH(stream_kernel);
 }
@@ -379,6 +400,24 @@ void launch_k(bool separable, const Image& img, float* tmp, cudaStream_t s) {
   }
 }
 
+// register_prefetch: register's stream_kernel (K <= 5) with kPrefetchRows rows of L2 prefetch
+// ahead of the next row's window.
+constexpr int kPrefetchRows = 2;
+
+void launch_prefetch(const Image& img, cudaStream_t s) {
+  switch (img.k) {
+    case 1:
+      return launch_stream<1, rows_for(1), kPrefetchRows>(img, s);
+    case 3:
+      return launch_stream<3, rows_for(3), kPrefetchRows>(img, s);
+    case 5:
+      return launch_stream<5, rows_for(5), kPrefetchRows>(img, s);
+    default:
+      throw std::invalid_argument("conv2d register_prefetch: mask width " + std::to_string(img.k) +
+                                  " (needs 1..5)");
+  }
+}
+
 void dispatch(bool separable, const Image& img, float* tmp, cudaStream_t s) {
   switch (img.k) {
     case 1:
@@ -482,6 +521,8 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
       return launch_rowloop(img, stream);
     case Variant::RegisterTaps:
       return launch_taps(img, mask, stream);
+    case Variant::RegisterPrefetch:
+      return launch_prefetch(img, stream);
     case Variant::Separable:
       return dispatch(true, img, tmp, stream);
     case Variant::Tma:

@@ -53,6 +53,10 @@ enum class Variant {
   // from a circular register window of R rows, unrolled by R so the rotation is renaming (no
   // window copy); one new input row per mask row, loaded after output row 0 frees its slot.
   RegisterTaps,
+  // register_prefetch (issue 23, K <= 5): register's streamed kernel (stream_kernel) that also
+  // requests the thread's 16 bytes of the input row 2 rows beyond the next one into L2
+  // (prefetch.global.L2: no register, no wait): 3 rows per warp on their way from DRAM, not 1.
+  RegisterPrefetch,
   // Only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a column pass
   // (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes still 8 H W; the
   // intermediate costs another 8 H W of DRAM traffic (16 H W total).
@@ -80,6 +84,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "register's R x 4 window with the input-row loop rolled: the body fits the I-cache (K >= 7)"},
     {Variant::RegisterTaps, "register_taps",
      "R x 8 per thread, mask-row loop rolled: taps in registers, circular window renamed (K >= 7)"},
+    {Variant::RegisterPrefetch, "register_prefetch",
+     "register's streamed R x 4 tile plus an L2 prefetch 2 rows ahead of the next row (K <= 5)"},
     {Variant::Separable, "separable",
      "separable mask only: row pass + column pass through an intermediate"},
     {Variant::Tma, "tma", "Hopper TMA: input tile + halo as one box, zero fill = ghost cells"},
