@@ -169,12 +169,17 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
     case Variant::Register:
     case Variant::RegisterRowloop:
     case Variant::RegisterTaps:
+    case Variant::RegisterTaps2:
     case Variant::RegisterPrefetch: {
       const int h = (r + 3) / 4;
       const bool streamed = v == Variant::Register || v == Variant::RegisterPrefetch;
-      const int rows = streamed ? register_rows(k) : v == Variant::RegisterTaps ? 3 : 4;
+      const bool taps = v == Variant::RegisterTaps || v == Variant::RegisterTaps2;
+      const int rows = streamed                      ? register_rows(k)
+                       : v == Variant::RegisterTaps  ? 3
+                       : v == Variant::RegisterTaps2 ? 2
+                                                     : 4;
       // register_taps: 8 columns per thread on the 16-byte path (width % 4 == 0), else 4.
-      const int cols = v == Variant::RegisterTaps && p.n("width") % 4 == 0 ? 8 : 4;
+      const int cols = taps && p.n("width") % 4 == 0 ? 8 : 4;
       input_tile = cols + 8.0 * h;  // register window width per row, R + K - 1 rows
       reuse = static_cast<double>(k) * k * cols * rows / (input_tile * (rows + k - 1));
       break;
@@ -216,6 +221,7 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
       break;
     case Variant::RegisterRowloop:  // the random K x K mask, K >= 7
     case Variant::RegisterTaps:
+    case Variant::RegisterTaps2:
       b.predict(roofline)
           .variant_axis("separable", {"no"})
           .only_if(

@@ -520,7 +520,9 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
     case Variant::RegisterRowloop:
       return launch_rowloop(img, stream);
     case Variant::RegisterTaps:
-      return launch_taps(img, mask, stream);
+      return launch_taps(img, mask, 3, stream);
+    case Variant::RegisterTaps2:
+      return launch_taps(img, mask, 2, stream);
     case Variant::RegisterPrefetch:
       return launch_prefetch(img, stream);
     case Variant::Separable:

@@ -53,6 +53,9 @@ enum class Variant {
   // from a circular register window of R rows, unrolled by R so the rotation is renaming (no
   // window copy); one new input row per mask row, loaded after output row 0 frees its slot.
   RegisterTaps,
+  // register_taps2: register_taps with R = 2 rows per thread (2 x 8 outputs, a 2-slot window):
+  // half the unrolled loop body (2 x 240 FFMA at K = 15 against 3 x 360), fewer registers.
+  RegisterTaps2,
   // register_prefetch (issue 23, K <= 5): register's streamed kernel (stream_kernel) that also
   // requests the thread's 16 bytes of the input row 2 rows beyond the next one into L2
   // (prefetch.global.L2: no register, no wait): 3 rows per warp on their way from DRAM, not 1.
@@ -84,6 +87,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "register's R x 4 window with the input-row loop rolled: the body fits the I-cache (K >= 7)"},
     {Variant::RegisterTaps, "register_taps",
      "R x 8 per thread, mask-row loop rolled: taps in registers, circular window renamed (K >= 7)"},
+    {Variant::RegisterTaps2, "register_taps2",
+     "register_taps with 2 x 8 outputs per thread: half the unrolled loop body (K >= 7)"},
     {Variant::RegisterPrefetch, "register_prefetch",
      "register's streamed R x 4 tile plus an L2 prefetch 2 rows ahead of the next row (K <= 5)"},
     {Variant::Separable, "separable",

@@ -34,8 +34,6 @@
 namespace memlab::lessons::conv2d {
 namespace {
 
-constexpr int kTpRows = 3;  // R: output rows per thread = slots of the circular window
-
 template <int K>
 constexpr int tap_stride() {
   return 4 * ((K + 3) / 4);  // a mask row in shared, padded to whole float4s
@@ -43,9 +41,10 @@ constexpr int tap_stride() {
 
 // kEdge: the block's window or outputs cross the image border (bounds-checked loads, zero ghost
 // cells, guarded stores); otherwise every load and store is in range and unchecked.
-template <int K, int C, bool kAligned, bool kEdge>
+// R: output rows per thread = slots of the circular window (3: register_taps, 2: register_taps2).
+template <int K, int R, int C, bool kAligned, bool kEdge>
 struct Tile {
-  static constexpr int R = kTpRows, r = K / 2, F = Win<K, C>::floats;
+  static constexpr int r = K / 2, F = Win<K, C>::floats;
   static constexpr int off = Win<K, C>::off;
   const float* __restrict__ in;
   int height, width, x0, y0;
@@ -158,11 +157,11 @@ struct Tile {
 // The others, rows by = 0 and by > ny in full then columns bx = 0 and bx > nx of the rows between,
 // run in a second kernel (kEdge = true) with a 1D grid. Two kernels, not one with a branch: ptxas
 // keeps the two paths' registers apart (the branch version spilled 4 bytes at 128 registers).
-template <int K, int C, bool kAligned, bool kEdge>
+template <int K, int R, int C, bool kAligned, bool kEdge>
 __global__ void __launch_bounds__(256, 2)
     taps_kernel(const float* __restrict__ in, const float* __restrict__ mask,
                 float* __restrict__ out, int height, int width, int gx, int gy, int nx, int ny) {
-  constexpr int R = kTpRows, S = tap_stride<K>();
+  constexpr int S = tap_stride<K>();
   __shared__ __align__(16) float s_mask[K * S];
   const int tid = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
   for (int e = tid; e < K * S; e += static_cast<int>(blockDim.x * blockDim.y)) {
@@ -187,16 +186,16 @@ __global__ void __launch_bounds__(256, 2)
   const int x0 = 32 * C * bx + C * static_cast<int>(threadIdx.x);
   const int y0 = 8 * R * by + R * static_cast<int>(threadIdx.y);
   if (kEdge && (x0 >= width || y0 >= height)) return;
-  Tile<K, C, kAligned, kEdge> tile{in, height, width, x0, y0, {}, {}};
+  Tile<K, R, C, kAligned, kEdge> tile{in, height, width, x0, y0, {}, {}};
   tile.run(s_mask, out);
 }
 
 // 8 columns per thread on the 16-byte path, 4 on the 4-byte fallback (its window is 4-byte loads).
 constexpr int kTpColsAligned = 8, kTpColsUnaligned = 4;
 
-template <int K, int C, bool kAligned>
+template <int K, int R, int C, bool kAligned>
 void launch_kc_taps(const Image& img, const float* mask, cudaStream_t s) {
-  constexpr int R = kTpRows, r = K / 2, h = Win<K, C>::h;
+  constexpr int r = K / 2, h = Win<K, C>::h;
   const dim3 block(32, 8);
   const int gx = static_cast<int>(blocks_for(static_cast<std::size_t>(img.width), 32 * C));
   const int gy = static_cast<int>(blocks_for(static_cast<std::size_t>(img.height), 8 * R));
@@ -207,39 +206,41 @@ void launch_kc_taps(const Image& img, const float* mask, cudaStream_t s) {
   if (nx <= 0 || ny <= 0) nx = ny = 0;
   const int edge_blocks = (gy - ny) * gx + ny * (gx - nx);
   if (nx > 0) {
-    taps_kernel<K, C, kAligned, false>
+    taps_kernel<K, R, C, kAligned, false>
         <<<dim3(static_cast<unsigned>(nx), static_cast<unsigned>(ny)), block, 0, s>>>(
             img.in, mask, img.out, img.height, img.width, gx, gy, nx, ny);
     MEMLAB_CHECK_LAUNCH(taps_kernel);
   }
-  taps_kernel<K, C, kAligned, true><<<static_cast<unsigned>(edge_blocks), block, 0, s>>>(
+  taps_kernel<K, R, C, kAligned, true><<<static_cast<unsigned>(edge_blocks), block, 0, s>>>(
       img.in, mask, img.out, img.height, img.width, gx, gy, nx, ny);
   MEMLAB_CHECK_LAUNCH(taps_kernel);
 }
 
 template <int K>
-void launch_k_taps(const Image& img, const float* mask, cudaStream_t s) {
-  if (img.width % 4 == 0) {
-    launch_kc_taps<K, kTpColsAligned, true>(img, mask, s);
-  } else {
-    launch_kc_taps<K, kTpColsUnaligned, false>(img, mask, s);
-  }
+void launch_k_taps(const Image& img, const float* mask, int rows, cudaStream_t s) {
+  if (rows == 3 && img.width % 4 == 0)
+    return launch_kc_taps<K, 3, kTpColsAligned, true>(img, mask, s);
+  if (rows == 3) return launch_kc_taps<K, 3, kTpColsUnaligned, false>(img, mask, s);
+  if (rows == 2 && img.width % 4 == 0)
+    return launch_kc_taps<K, 2, kTpColsAligned, true>(img, mask, s);
+  if (rows == 2) return launch_kc_taps<K, 2, kTpColsUnaligned, false>(img, mask, s);
+  throw std::invalid_argument("conv2d register_taps: rows per thread " + std::to_string(rows));
 }
 
 }  // namespace
 
-void launch_taps(const Image& img, const float* mask, cudaStream_t stream) {
+void launch_taps(const Image& img, const float* mask, int rows, cudaStream_t stream) {
   switch (img.k) {
     case 7:
-      return launch_k_taps<7>(img, mask, stream);
+      return launch_k_taps<7>(img, mask, rows, stream);
     case 9:
-      return launch_k_taps<9>(img, mask, stream);
+      return launch_k_taps<9>(img, mask, rows, stream);
     case 11:
-      return launch_k_taps<11>(img, mask, stream);
+      return launch_k_taps<11>(img, mask, rows, stream);
     case 13:
-      return launch_k_taps<13>(img, mask, stream);
+      return launch_k_taps<13>(img, mask, rows, stream);
     case 15:
-      return launch_k_taps<15>(img, mask, stream);
+      return launch_k_taps<15>(img, mask, rows, stream);
     default:
       throw std::invalid_argument("conv2d register_taps: mask width " + std::to_string(img.k) +
                                   " (needs 7..15)");

@@ -8,7 +8,8 @@
 
 namespace memlab::lessons::conv2d {
 
-// register_taps for img.k in {7, 9, 11, 13, 15}; `mask` is the K x K mask in global memory.
-void launch_taps(const Image& img, const float* mask, cudaStream_t stream);
+// register_taps (rows = 3) and register_taps2 (rows = 2) for img.k in {7, 9, 11, 13, 15}; `mask`
+// is the K x K mask in global memory.
+void launch_taps(const Image& img, const float* mask, int rows, cudaStream_t stream);
 
 }  // namespace memlab::lessons::conv2d
