@@ -1,4 +1,5 @@
-// register_taps (issue 23): R x C outputs per thread (R = 3 rows, C = 4 or 8 columns), the loop
+// register_taps (issue 23): R x C outputs per thread (R = 3 rows, register_taps2 R = 2; C = 8
+// columns with 16-byte loads, 4 on the 4-byte fallback), the loop
 // over the K mask rows rolled. Iteration i takes mask row i: its K taps come into registers once
 // (ceil(K / 4) LDS.128 from a shared copy of the mask, rows padded to 4 floats), then every output
 // row o adds input row i + o with them: R C K FFMA and no tap load between them. The R input rows
@@ -21,6 +22,9 @@
 // - Code: R iterations of <= R C K FFMA unrolled (1080 FFMA ~ 17 KB at K = 15) plus K % R peeled
 //   ones (none at K = 15, 9); against 57 KB for register's fully unrolled body.
 // - Predicted: 75-80% of the FP32 peak at K = 15 (2.3-2.4 ms at 16384^2).
+// - register_taps2 (R = 2): per mask row 240 FFMA against 4 LDS.128 + 6 LDG.128 + ~12 = 92% of
+//   the issue slots, loop body 2 x 240 FFMA (~8 KB), 93 registers; one peeled mask row at K = 15.
+//   Predicted 73-78%: the same unless the 17 KB body of R = 3 misses the instruction cache.
 #include <cuda_runtime.h>
 
 #include <stdexcept>
