@@ -1,8 +1,8 @@
 // register_taps (issue 23): R x C outputs per thread (R = 3 rows, register_taps2 R = 2; C = 8
-// columns with 16-byte loads, 4 on the 4-byte fallback), the loop
-// over the K mask rows rolled. Iteration i takes mask row i: its K taps come into registers once
-// (ceil(K / 4) LDS.128 from a shared copy of the mask, rows padded to 4 floats), then every output
-// row o adds input row i + o with them: R C K FFMA and no tap load between them. The R input rows
+// columns with 16-byte loads, 4 on the 4-byte fallback), the loop over the K mask rows rolled.
+// Iteration i takes mask row i: its K taps come into registers once (ceil(K / 4) LDS.128 from a
+// shared copy of the mask, rows padded to 4 floats), then every output row o adds input row i + o
+// with them: R C K FFMA and no tap load between them. The R input rows
 // an iteration needs live in a circular register window of R slots (row y in slot y % R); after
 // output row 0 has used slot i % R (row i), that slot receives row i + R for the next iteration.
 // The loop is unrolled by R so the slot of every access is a compile-time constant: the rotation
