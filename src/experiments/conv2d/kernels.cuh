@@ -48,10 +48,10 @@ enum class Variant {
   RegisterRowloop,
   // register_taps (issue 23, kernels_taps.cu, K >= 7): R = 3 rows x C = 8 columns per thread (4 on
   // the 4-byte fallback), the loop over the K mask rows rolled: mask row i's taps come into
-  // registers once (LDS.128 from a shared copy), then the R output rows add input rows i .. i + R -
-  // 1
-  // from a circular register window of R rows, unrolled by R so the rotation is renaming (no
-  // window copy); one new input row per mask row, loaded after output row 0 frees its slot.
+  // registers once (LDS.128 from a shared copy), then output row o adds input row i + o from a
+  // circular register window of R rows, unrolled by R so the rotation is renaming (no window
+  // copy); one new input row per mask row, loaded after output row 0 frees its slot. Interior
+  // blocks run unchecked in one kernel, border blocks bounds-checked in a second.
   RegisterTaps,
   // register_taps2: register_taps with R = 2 rows per thread (2 x 8 outputs, a 2-slot window):
   // half the unrolled loop body (2 x 240 FFMA at K = 15 against 3 x 360), fewer registers.
