@@ -167,10 +167,21 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
       reuse = static_cast<double>(k) * k * 512.0 / ((32.0 + 2 * r) * (16.0 + 2 * r));
       break;
     case Variant::Register:
-    case Variant::RegisterRowloop: {
-      const int h = (r + 3) / 4, rows = v == Variant::Register ? register_rows(k) : 4;
-      input_tile = 4.0 * (2 * h + 1);  // register window width per row, R + K - 1 rows
-      reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
+    case Variant::RegisterRowloop:
+    case Variant::RegisterTaps:
+    case Variant::RegisterTaps2:
+    case Variant::RegisterPrefetch: {
+      const int h = (r + 3) / 4;
+      const bool streamed = v == Variant::Register || v == Variant::RegisterPrefetch;
+      const bool taps = v == Variant::RegisterTaps || v == Variant::RegisterTaps2;
+      const int rows = streamed                      ? register_rows(k)
+                       : v == Variant::RegisterTaps  ? 3
+                       : v == Variant::RegisterTaps2 ? 2
+                                                     : 4;
+      // register_taps: 8 columns per thread on the 16-byte path (width % 4 == 0), else 4.
+      const int cols = taps && p.n("width") % 4 == 0 ? 8 : 4;
+      input_tile = cols + 8.0 * h;  // register window width per row, R + K - 1 rows
+      reuse = static_cast<double>(k) * k * cols * rows / (input_tile * (rows + k - 1));
       break;
     }
     case Variant::Tma:
@@ -209,12 +220,20 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
                                        "runs the random K x K mask: separable=no only");
       break;
     case Variant::RegisterRowloop:  // the random K x K mask, K >= 7
+    case Variant::RegisterTaps:
+    case Variant::RegisterTaps2:
       b.predict(roofline)
           .variant_axis("separable", {"no"})
           .only_if(
               [](const Params& p) { return mask_of(p) >= 7; },
               "separable=no, mask >= 7: below that the rows are few and register's fully "
               "unrolled body fits the instruction cache (stream_kernel, near memcpy at K = 5)");
+      break;
+    case Variant::RegisterPrefetch:  // the random K x K mask, K <= 5 (register's stream_kernel)
+      b.predict(roofline)
+          .variant_axis("separable", {"no"})
+          .only_if([](const Params& p) { return mask_of(p) <= 5; },
+                   "separable=no, mask <= 5: the streamed kernel of register, memory bound there");
       break;
     case Variant::Separable:  // the col x row mask only, 2 K instead of K^2 FMAs per pixel
       b.predict(separable_model)
@@ -260,6 +279,13 @@ bench::Experiment make() {
       .test_point({{"height", "130"}, {"width", "200"}, {"mask", "9"}, {"separable", "no"}})
       .test_point({{"height", "70"}, {"width", "132"}, {"mask", "13"}, {"separable", "no"}})
       .test_point({{"height", "45"}, {"width", "70"}, {"mask", "11"}, {"separable", "no"}})
+      // register_taps' interior kernel (blocks whose windows lie inside the image) beside its
+      // edge kernel: 16-byte path at K = 7, 13 and 4-byte path at K = 11, 15 (K % 3 = 1, 1, 2, 0
+      // peeled mask rows), none a multiple of its 256 x 24 (or 128 x 24) block tile.
+      .test_point({{"height", "101"}, {"width", "780"}, {"mask", "7"}, {"separable", "no"}})
+      .test_point({{"height", "90"}, {"width", "1100"}, {"mask", "13"}, {"separable", "no"}})
+      .test_point({{"height", "80"}, {"width", "650"}, {"mask", "11"}, {"separable", "no"}})
+      .test_point({{"height", "100"}, {"width", "901"}, {"mask", "15"}, {"separable", "no"}})
       .test_point({{"height", "1"}, {"width", "7"}, {"mask", "3"}, {"separable", "yes"}})
       .test_point({{"height", "33"}, {"width", "65"}, {"mask", "5"}, {"separable", "yes"}})
       .test_point({{"height", "37"}, {"width", "260"}, {"mask", "7"}, {"separable", "yes"}})

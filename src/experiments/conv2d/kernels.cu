@@ -7,6 +7,8 @@
 #include "conv2d/kernels.cuh"
 #include "conv2d/kernels_hopper.cuh"
 #include "conv2d/kernels_rowloop.cuh"
+#include "conv2d/kernels_taps.cuh"
+#include "conv2d/window.cuh"
 
 namespace memlab::lessons::conv2d {
 namespace {
@@ -114,46 +116,7 @@ __global__ void tiled_output_kernel(const float* __restrict__ in, float* __restr
   out[at(y, x, width)] = acc;
 }
 
-// ---- register: R x 4 outputs per thread, a register window per input row ----
-template <int K>
-struct Win {
-  static constexpr int r = K / 2;
-  static constexpr int h = (r + 3) / 4;  // float4 groups of halo on each side
-  static constexpr int floats = 4 * (2 * h + 1);
-  static constexpr int off = 4 * h - r;  // window index of tap 0 of output column 0
-};
-
-// Loads row y, columns [x0 - 4h, x0 + 4 + 4h) into v; zeros outside the image.
-template <int K, bool kAligned>
-__device__ __forceinline__ void load_row(const float* __restrict__ in, int height, int width, int y,
-                                         int x0, float (&v)[Win<K>::floats]) {
-  constexpr int h = Win<K>::h;
-  if (y < 0 || y >= height) {
-#pragma unroll
-    for (int e = 0; e < Win<K>::floats; ++e) v[e] = 0.0f;
-    return;
-  }
-  const float* row = in + static_cast<idx_t>(y) * width;
-  if constexpr (kAligned) {  // width % 4 == 0: each float4 is wholly inside or outside
-#pragma unroll
-    for (int q = 0; q < 2 * h + 1; ++q) {
-      const int xs = x0 + 4 * (q - h);
-      float4 f = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (xs >= 0 && xs < width) f = __ldg(reinterpret_cast<const float4*>(row + xs));
-      v[4 * q] = f.x;
-      v[4 * q + 1] = f.y;
-      v[4 * q + 2] = f.z;
-      v[4 * q + 3] = f.w;
-    }
-  } else {
-#pragma unroll
-    for (int e = 0; e < Win<K>::floats; ++e) {
-      const int xs = x0 - 4 * h + e;
-      v[e] = (xs >= 0 && xs < width) ? __ldg(row + xs) : 0.0f;
-    }
-  }
-}
-
+// ---- register: R x 4 outputs per thread, a register window per input row (window.cuh) ----
 template <int K, int R, bool kAligned, int kMinBlocks>
 __global__ void __launch_bounds__(256, kMinBlocks)
     register_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
@@ -238,19 +201,40 @@ constexpr int rows_for(int k) {
 // measured in the same run (deleted): R = 16 with 32x8 or 256x1 blocks 607 / 598 us, R = 32 with
 // two rows ahead 582 us, R = 16 without bounds checks in interior blocks 574 us, halo by warp
 // shuffles 609 / 579 us (no gain).
-template <int K, int R, bool kAligned>
-__global__ void __launch_bounds__(256, 4)
+//
+// D > 0 (register_prefetch, issue 23): besides the next row's window, the thread's own 16 bytes of
+// the input row D further ahead are requested into L2 (`prefetch.global.L2`, no register, no
+// wait), so 1 + D rows per warp are on their way from DRAM instead of one.
+__device__ __forceinline__ void prefetch_l2(const float* p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
+// The prefetching 4-byte fallback (D > 0, !kAligned) needs a few more registers: 3 blocks per SM.
+template <int K, int R, bool kAligned, int D = 0>
+__global__ void __launch_bounds__(256, D > 0 && !kAligned ? 3 : 4)
     stream_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
   constexpr int r = Win<K>::r, off = Win<K>::off, F = Win<K>::floats, N = R + K - 1;
   const int x0 = 4 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y0 = R * static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x0 >= width || y0 >= height) return;
+  // Input row t of the thread's strip (t < N) into L2, when it is inside the image.
+  const auto prefetch_row = [&](int t) {
+    const int y = y0 - r + t;
+    if (y >= 0 && y < height) prefetch_l2(in + static_cast<idx_t>(y) * width + x0);
+  };
   float acc[R][4];
   float v[2][F];  // the current input row and the next one
   load_row<K, kAligned>(in, height, width, y0 - r, x0, v[0]);
+  if constexpr (D > 0) {
+#pragma unroll
+    for (int t = 2; t <= D && t < N; ++t) prefetch_row(t);
+  }
 #pragma unroll
   for (int iy = 0; iy < N; ++iy) {
     if (iy + 1 < N) load_row<K, kAligned>(in, height, width, y0 - r + iy + 1, x0, v[(iy + 1) % 2]);
+    if constexpr (D > 0) {
+      if (iy + 1 + D < N) prefetch_row(iy + 1 + D);
+    }
     const float(&w)[F] = v[iy % 2];
 #pragma unroll
     for (int o = 0; o < R; ++o) {
@@ -283,15 +267,15 @@ __global__ void __launch_bounds__(256, 4)
   }
 }
 
-template <int K, int R>
+template <int K, int R, int D = 0>
 void launch_stream(const Image& img, cudaStream_t s) {
   const dim3 block(32, 8);
   const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), 4 * 32),
                   blocks_for(static_cast<std::size_t>(img.height), 8 * R));
   if (img.width % 4 == 0) {
-    stream_kernel<K, R, true><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+    stream_kernel<K, R, true, D><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   } else {
-    stream_kernel<K, R, false><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+    stream_kernel<K, R, false, D><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   }
   MEMLAB_CHECK_LAUNCH(stream_kernel);
 }
@@ -416,6 +400,24 @@ void launch_k(bool separable, const Image& img, float* tmp, cudaStream_t s) {
   }
 }
 
+// register_prefetch: register's stream_kernel (K <= 5) with kPrefetchRows rows of L2 prefetch
+// ahead of the next row's window.
+constexpr int kPrefetchRows = 2;
+
+void launch_prefetch(const Image& img, cudaStream_t s) {
+  switch (img.k) {
+    case 1:
+      return launch_stream<1, rows_for(1), kPrefetchRows>(img, s);
+    case 3:
+      return launch_stream<3, rows_for(3), kPrefetchRows>(img, s);
+    case 5:
+      return launch_stream<5, rows_for(5), kPrefetchRows>(img, s);
+    default:
+      throw std::invalid_argument("conv2d register_prefetch: mask width " + std::to_string(img.k) +
+                                  " (needs 1..5)");
+  }
+}
+
 void dispatch(bool separable, const Image& img, float* tmp, cudaStream_t s) {
   switch (img.k) {
     case 1:
@@ -517,6 +519,12 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
       return dispatch(false, img, tmp, stream);
     case Variant::RegisterRowloop:
       return launch_rowloop(img, stream);
+    case Variant::RegisterTaps:
+      return launch_taps(img, mask, 3, stream);
+    case Variant::RegisterTaps2:
+      return launch_taps(img, mask, 2, stream);
+    case Variant::RegisterPrefetch:
+      return launch_prefetch(img, stream);
     case Variant::Separable:
       return dispatch(true, img, tmp, stream);
     case Variant::Tma:

@@ -46,6 +46,20 @@ enum class Variant {
   // FFMA, 5 16-byte loads of the next row issued before them) fits the instruction cache, which
   // the fully unrolled 3600-FFMA body of register does not at K = 15 (stall no_instruction).
   RegisterRowloop,
+  // register_taps (issue 23, kernels_taps.cu, K >= 7): R = 3 rows x C = 8 columns per thread (4 on
+  // the 4-byte fallback), the loop over the K mask rows rolled: mask row i's taps come into
+  // registers once (LDS.128 from a shared copy), then output row o adds input row i + o from a
+  // circular register window of R rows, unrolled by R so the rotation is renaming (no window
+  // copy); one new input row per mask row, loaded after output row 0 frees its slot. Interior
+  // blocks run unchecked in one kernel, border blocks bounds-checked in a second.
+  RegisterTaps,
+  // register_taps2: register_taps with R = 2 rows per thread (2 x 8 outputs, a 2-slot window):
+  // half the unrolled loop body (2 x 240 FFMA at K = 15 against 3 x 360), fewer registers.
+  RegisterTaps2,
+  // register_prefetch (issue 23, K <= 5): register's streamed kernel (stream_kernel) that also
+  // requests the thread's 16 bytes of the input row 2 rows beyond the next one into L2
+  // (prefetch.global.L2: no register, no wait): 3 rows per warp on their way from DRAM, not 1.
+  RegisterPrefetch,
   // Only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a column pass
   // (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes still 8 H W; the
   // intermediate costs another 8 H W of DRAM traffic (16 H W total).
@@ -71,6 +85,12 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "R x 4 outputs per thread, register window of 16-byte row loads, mask in __constant__"},
     {Variant::RegisterRowloop, "register_rowloop",
      "register's R x 4 window with the input-row loop rolled: the body fits the I-cache (K >= 7)"},
+    {Variant::RegisterTaps, "register_taps",
+     "R x 8 per thread, mask-row loop rolled: taps in registers, circular window renamed (K >= 7)"},
+    {Variant::RegisterTaps2, "register_taps2",
+     "register_taps with 2 x 8 outputs per thread: half the unrolled loop body (K >= 7)"},
+    {Variant::RegisterPrefetch, "register_prefetch",
+     "register's streamed R x 4 tile plus an L2 prefetch 2 rows ahead of the next row (K <= 5)"},
     {Variant::Separable, "separable",
      "separable mask only: row pass + column pass through an intermediate"},
     {Variant::Tma, "tma", "Hopper TMA: input tile + halo as one box, zero fill = ghost cells"},

@@ -26,6 +26,7 @@
 
 #include "common/launch.hpp"
 #include "conv2d/kernels_rowloop.cuh"
+#include "conv2d/window.cuh"
 
 namespace memlab::lessons::conv2d {
 namespace {
@@ -34,51 +35,12 @@ using idx_t = long long;
 
 __constant__ float c_mask_rl[kMaxMask * kMaxMask];
 
-template <int K>
-struct RlWin {
-  static constexpr int r = K / 2;
-  static constexpr int h = (r + 3) / 4;  // float4 groups of halo on each side
-  static constexpr int floats = 4 * (2 * h + 1);
-  static constexpr int off = 4 * h - r;  // window index of tap 0 of output column 0
-};
-
-// Row y, columns [x0 - 4h, x0 + 4 + 4h) into v; zeros outside the image.
-template <int K, bool kAligned>
-__device__ __forceinline__ void rl_load_row(const float* __restrict__ in, int height, int width,
-                                            int y, int x0, float (&v)[RlWin<K>::floats]) {
-  constexpr int h = RlWin<K>::h;
-  if (y < 0 || y >= height) {
-#pragma unroll
-    for (int e = 0; e < RlWin<K>::floats; ++e) v[e] = 0.0f;
-    return;
-  }
-  const float* row = in + static_cast<idx_t>(y) * width;
-  if constexpr (kAligned) {  // width % 4 == 0: each float4 is wholly inside or outside
-#pragma unroll
-    for (int q = 0; q < 2 * h + 1; ++q) {
-      const int xs = x0 + 4 * (q - h);
-      float4 f = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (xs >= 0 && xs < width) f = __ldg(reinterpret_cast<const float4*>(row + xs));
-      v[4 * q] = f.x;
-      v[4 * q + 1] = f.y;
-      v[4 * q + 2] = f.z;
-      v[4 * q + 3] = f.w;
-    }
-  } else {
-#pragma unroll
-    for (int e = 0; e < RlWin<K>::floats; ++e) {
-      const int xs = x0 - 4 * h + e;
-      v[e] = (xs >= 0 && xs < width) ? __ldg(row + xs) : 0.0f;
-    }
-  }
-}
-
 constexpr int kRlRows = 4;
 
 template <int K, bool kAligned>
 __global__ void __launch_bounds__(256, 3)
     rowloop_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
-  constexpr int R = kRlRows, r = RlWin<K>::r, off = RlWin<K>::off, F = RlWin<K>::floats;
+  constexpr int R = kRlRows, r = Win<K>::r, off = Win<K>::off, F = Win<K>::floats;
   constexpr int N = R + K - 1;
   const int x0 = 4 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y0 = R * static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
@@ -90,13 +52,13 @@ __global__ void __launch_bounds__(256, 3)
     for (int c = 0; c < 4; ++c) acc[o][c] = 0.0f;
   }
   float nxt[F];
-  rl_load_row<K, kAligned>(in, height, width, y0 - r, x0, nxt);
+  load_row<K, kAligned>(in, height, width, y0 - r, x0, nxt);
 #pragma unroll 1
   for (int iy = 0; iy < N; ++iy) {
     float w[F];
 #pragma unroll
     for (int e = 0; e < F; ++e) w[e] = nxt[e];
-    if (iy + 1 < N) rl_load_row<K, kAligned>(in, height, width, y0 - r + iy + 1, x0, nxt);
+    if (iy + 1 < N) load_row<K, kAligned>(in, height, width, y0 - r + iy + 1, x0, nxt);
     const float* taps = c_mask_rl + iy * K;  // mask row i = iy - o at taps - o K
 #pragma unroll
     for (int o = 0; o < R; ++o) {

@@ -1,0 +1,53 @@
+// conv2d's register window (device helpers of kernels.cu, kernels_rowloop.cu, kernels_taps.cu): a
+// thread that owns C output columns [x0, x0 + C) (C = 4 or 8, x0 % C == 0) reads, per input row,
+// the window [x0 - 4h, x0 + C + 4h) of C + 8h floats, h = ceil(r / 4) float4 groups of halo on
+// each side.
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace memlab::lessons::conv2d {
+
+template <int K, int C = 4>
+struct Win {
+  static_assert(C % 4 == 0, "whole float4 groups of output columns");
+  static constexpr int r = K / 2;
+  static constexpr int h = (r + 3) / 4;  // float4 groups of halo on each side
+  static constexpr int floats = C + 8 * h;
+  static constexpr int off = 4 * h - r;  // window index of tap 0 of output column 0
+};
+
+// Loads row y, columns [x0 - 4h, x0 + C + 4h) into v; zeros outside the image. kAligned
+// (width % 4 == 0, x0 % 4 == 0): 16-byte loads, each float4 wholly inside or outside the row;
+// otherwise 4-byte loads.
+template <int K, bool kAligned, int C = 4>
+__device__ __forceinline__ void load_row(const float* __restrict__ in, int height, int width, int y,
+                                         int x0, float (&v)[Win<K, C>::floats]) {
+  constexpr int h = Win<K, C>::h, floats = Win<K, C>::floats;
+  if (y < 0 || y >= height) {
+#pragma unroll
+    for (int e = 0; e < floats; ++e) v[e] = 0.0f;
+    return;
+  }
+  const float* row = in + static_cast<long long>(y) * width;
+  if constexpr (kAligned) {  // width % 4 == 0: each float4 is wholly inside or outside
+#pragma unroll
+    for (int q = 0; q < floats / 4; ++q) {
+      const int xs = x0 + 4 * (q - h);
+      float4 f = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (xs >= 0 && xs < width) f = __ldg(reinterpret_cast<const float4*>(row + xs));
+      v[4 * q] = f.x;
+      v[4 * q + 1] = f.y;
+      v[4 * q + 2] = f.z;
+      v[4 * q + 3] = f.w;
+    }
+  } else {
+#pragma unroll
+    for (int e = 0; e < floats; ++e) {
+      const int xs = x0 - 4 * h + e;
+      v[e] = (xs >= 0 && xs < width) ? __ldg(row + xs) : 0.0f;
+    }
+  }
+}
+
+}  // namespace memlab::lessons::conv2d
