@@ -324,16 +324,14 @@ __global__ void __launch_bounds__(kPtThreads)
 
 // per_lane_fused: per_lane's [bin][lane] copies in 1024-thread blocks, 2 per SM (64 KiB of the
 // 227 KiB; 32 registers per thread at full occupancy). The output is written without a memset:
-// blocks atomicAdd their sums into g_fused_acc, and the last block (ticket g_fused_done) moves
-// them to `bins` with atomicExch, leaving the accumulator and the ticket zero for the next launch.
+// ticketed_merge (device.cuh): blocks add their sums into an accumulator, the last block writes
+// the bins and leaves the accumulator and the ticket zero for the next launch.
 constexpr unsigned kFusedThreads = 1024;
-__device__ unsigned g_fused_acc[kBins];
-__device__ unsigned g_fused_done;
+struct FusedTag {};
 
 __global__ void __launch_bounds__(kFusedThreads, 2)
     bytes_per_lane_fused(const unsigned char* in, std::size_t n, unsigned* bins) {
   __shared__ unsigned s[kBins * 32];
-  __shared__ bool last;
   zero_shared(s, kBins * 32);
   unsigned* mine = s + (threadIdx.x & 31u);
   for_each_byte_v16<4>(
@@ -347,21 +345,14 @@ __global__ void __launch_bounds__(kFusedThreads, 2)
   for (unsigned l = 0; l < 8; ++l) sum += s[b * 32 + ((8 * q + l + b) & 31u)];
   sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 1);
   sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 2);
-  if (q == 0 && sum != 0) atomicAdd(g_fused_acc + b, sum);
-  __threadfence();  // this block's additions are visible before its ticket
-  __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(&g_fused_done, 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  if (threadIdx.x < kBins) bins[threadIdx.x] = atomicExch(g_fused_acc + threadIdx.x, 0u);
-  if (threadIdx.x == 0) atomicExch(&g_fused_done, 0u);
+  ticketed_merge<FusedTag, kFusedThreads>(q == 0, b, sum, bins);
 }
 
 // per_lane_lean (issue 23, round 2): per_lane's launch shape (256 threads, 6 blocks per SM:
 // 6 x (32 KiB + the 1 KiB the system reserves per block) of the 228 KiB; 2 independent 16-byte
 // loads per thread, 1536 x 32 B = 48 KiB in flight per SM against Little's ~26 KiB) and [bin][lane]
-// copies, per_lane_fused's one-launch ending (no memset; a ticket, the last block writes the bins),
+// copies, per_lane_fused's one-launch ending (ticketed_merge with its own Tag: no memset, the last
+// block writes the bins),
 // and fewer ALU instructions per byte: the byte offset of lane l's counter for byte k of word w is
 // (byte k) * 128 | l * 4, which is one shift and one LOP3 ((w >> (8 k - 7)) & 0x7F80 | l * 4; w <<
 // 7 for k = 0), the array's shared address left to the ATOMS immediate. Per 16 input bytes: 16
@@ -371,8 +362,7 @@ __global__ void __launch_bounds__(kFusedThreads, 2)
 // 7 in the launch bounds caps the registers at 32 (no spill); shared memory still allows 6 blocks
 // per SM.
 constexpr unsigned kLeanThreads = 256;
-__device__ unsigned g_lean_acc[kBins];
-__device__ unsigned g_lean_done;
+struct LeanTag {};
 
 __device__ __forceinline__ void lean_count_word(unsigned* s, unsigned w, unsigned lane4) {
   char* base = reinterpret_cast<char*>(s);
@@ -392,7 +382,6 @@ __global__ void __launch_bounds__(kLeanThreads, 7)
     bytes_per_lane_lean(const unsigned char* in, std::size_t n, unsigned* bins) {
   static_assert(kLeanThreads == kBins, "thread b merges bin b");
   __shared__ __align__(16) unsigned s[kBins * 32];
-  __shared__ bool last;
   zero_shared(s, kBins * 32);
   const unsigned lane = threadIdx.x & 31u, lane4 = lane * 4u;
   const std::size_t nv = n / 16;
@@ -414,15 +403,7 @@ __global__ void __launch_bounds__(kLeanThreads, 7)
   unsigned sum = 0;
 #pragma unroll 8
   for (unsigned l = 0; l < 32; ++l) sum += s[b * 32 + ((l + b) & 31u)];
-  if (sum != 0) atomicAdd(g_lean_acc + b, sum);
-  __threadfence();  // this block's additions are visible before its ticket
-  __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(&g_lean_done, 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  bins[b] = atomicExch(g_lean_acc + b, 0u);
-  if (threadIdx.x == 0) atomicExch(&g_lean_done, 0u);
+  ticketed_merge<LeanTag, kLeanThreads>(true, b, sum, bins);
 }
 
 }  // namespace

@@ -89,18 +89,18 @@ enum class ByteVariant {
   PerThread,
   // Issue 23: per_lane's conflict-free lane copies in one launch and a cheaper merge. No
   // cudaMemset before the kernel (the 1 KiB memset is a second launch inside the timed work):
-  // blocks add their sums to a module-scope accumulator, and the last block to finish (a ticket
-  // counter, __threadfence before it) moves the accumulator into the output with atomicExch,
-  // which also leaves it zero for the next launch. 1024-thread blocks, 2 per SM (264 blocks
-  // instead of 924): 3.5x fewer merge atomics, and the merge of a block is 1024 threads summing
-  // 8 words each plus a 4-lane shuffle. 4 independent 16-byte loads per thread before use.
-  // Launches of it must not overlap on one device (memlab runs variants one after another).
+  // ticketed_merge (device.cuh): blocks add their sums to a module-scope accumulator, and the last
+  // block to finish (a ticket counter, __threadfence before it) moves the accumulator into the
+  // output with atomicExch, which also leaves it zero for the next launch (its caveat: launches
+  // must not overlap). 1024-thread blocks, 2 per SM (264 blocks instead of 924): 3.5x fewer merge
+  // atomics, and the merge of a block is 1024 threads summing 8 words each plus a 4-lane shuffle.
+  // 4 independent 16-byte loads per thread before use.
   PerLaneFused,
   // Issue 23, round 2: per_lane's launch shape (256 threads, 6 blocks per SM, 2 loads in flight;
   // per_lane_fused's 1024-thread blocks were ALU-bound, the ALU pipe at 95%) with per_lane_fused's
-  // one-launch ending (no memset, last block writes the bins; its own accumulator and ticket), and
-  // fewer ALU instructions per byte: the counter's byte offset (byte * 128 | lane * 4) is one shift
-  // and one LOP3, the array's base left to the ATOMS immediate. Launches must not overlap.
+  // one-launch ending (ticketed_merge with its own accumulator and ticket: no memset, the last
+  // block writes the bins), and fewer ALU instructions per byte: the counter's byte offset (byte *
+  // 128 | lane * 4) is one shift and one LOP3, the array's base left to the ATOMS immediate.
   PerLaneLean,
   // cub::DeviceHistogram::HistogramEven (temp storage from setup): the vendor line.
   Cub,
