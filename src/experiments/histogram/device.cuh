@@ -70,4 +70,8 @@ __device__ __forceinline__ void ticketed_merge(bool add, unsigned bin, unsigned 
   if (threadIdx.x == 0) atomicExch(&g_merge_done<Tag>, 0u);
 }
 
+// Launchers in kernels_lean.cu (byte_histogram's cases PerLaneLean and PerLaneDeep).
+void per_lane_lean(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s);
+void per_lane_deep(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s);
+
 }  // namespace memlab::lessons::histogram

@@ -103,6 +103,11 @@ enum class ByteVariant {
   // 128 | lane * 4) is one shift and one LOP3, the array's base left to the ATOMS immediate.
   PerLaneLean,
   // cub::DeviceHistogram::HistogramEven (temp storage from setup): the vendor line.
+  // Issue 23, round 3: per_lane_lean (same launch shape, counter offset, one-launch ending) with
+  // more bytes in flight per SM: a ring of 4 16-byte vectors per thread, each slot reloaded with
+  // the vector 4 grid strides ahead as soon as it has been counted, so 3-4 loads stay in flight
+  // while the thread counts (per_lane and per_lane_lean have none in flight while they count).
+  PerLaneDeep,
   Cub,
 };
 
@@ -120,6 +125,8 @@ inline constexpr VariantInfo<ByteVariant> kByteVariants[] = {
      "per_lane in one launch: no memset, 2 x 1024-thread blocks per SM, last block writes bins"},
     {ByteVariant::PerLaneLean, "per_lane_lean",
      "per_lane's shape in one launch, counter offset = shift + LOP3 per byte, no memset"},
+    {ByteVariant::PerLaneDeep, "per_lane_deep",
+     "per_lane_lean with a 4-vector register ring: 3-4 loads in flight while counting"},
     {ByteVariant::Cub, "cub", "cub::DeviceHistogram::HistogramEven (vendor baseline)"},
 };
 
