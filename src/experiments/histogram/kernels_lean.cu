@@ -112,16 +112,17 @@ __global__ void __launch_bounds__(kLeanThreads, 6)
       }
     }
   }
-  // The partial batch: slots u with i + u * stride < nv (never all kDeepRing of them).
+  // The partial batch: slots u with i + u * stride < nv, loaded as the previous whole batch (if
+  // any) drains; never the last slot (here i + span >= nv: the loop ended or never started).
 #pragma unroll
   for (int u = 0; u < kDeepRing; ++u) {
     if (full) lean_count_vec(s, r[u], lane4);
-    if (i + static_cast<std::size_t>(u) * stride < nv) {
+    if (u + 1 < kDeepRing && i + static_cast<std::size_t>(u) * stride < nv) {
       r[u] = __ldcs(v + i + static_cast<std::size_t>(u) * stride);
     }
   }
 #pragma unroll
-  for (int u = 0; u < kDeepRing - 1; ++u) {
+  for (int u = 0; u + 1 < kDeepRing; ++u) {
     if (i + static_cast<std::size_t>(u) * stride < nv) lean_count_vec(s, r[u], lane4);
   }
   lean_finish<DeepTag>(s, in, n, bins);
