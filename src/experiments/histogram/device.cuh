@@ -1,4 +1,5 @@
-// Device helpers of the histogram lesson's two .cu files (kernels.cu, kernels_atomics.cu).
+// Device helpers of the histogram lesson's .cu files (kernels.cu, kernels_lean.cu,
+// kernels_atomics.cu).
 #pragma once
 
 #include <cuda_runtime.h>

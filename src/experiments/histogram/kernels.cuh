@@ -4,8 +4,9 @@
 // histogram (256 bins of uint8), histogram_float (N bins over [0, 0.75), floats) and atomics (one
 // result over a large array; op=minmax: atomicMin/atomicMax on int, op=fmax: float max via an
 // atomicCAS loop). Each experiment's variants are the enumerators of its enum below (TextVariant,
-// ByteVariant, FloatVariant, AtomicVariant). kernels.cu holds the byte histograms,
-// kernels_atomics.cu histogram_float and atomics, device.cuh what both use.
+// ByteVariant, FloatVariant, AtomicVariant). kernels.cu holds the byte histograms (but
+// per_lane_lean and per_lane_deep: kernels_lean.cu), kernels_atomics.cu histogram_float and
+// atomics, device.cuh what they share.
 //
 // Napkin math (H200: ~4.2-4.3 TB/s DRAM, 132 SMs at ~1.98 GHz): 1 GiB of bytes read once takes
 // ~0.25 ms at the copy rate. One byte is one counter update: at 4.2 TB/s that is 16 updates per

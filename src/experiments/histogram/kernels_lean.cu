@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(kLeanThreads, 7)
 // other kDeepRing - 1 are in flight: the loads never wait for the counting to finish (per_lane and
 // per_lane_lean issue 2 loads, count 32 bytes, and only then issue the next 2: nothing of theirs
 // is in flight while they count). Same ALU work per byte as per_lane_lean (lean_count_vec), same
-// shared memory (32 KiB + 16 B per block) and launch shape (256 threads, 6 blocks per SM: the
+// shared memory (32,769 bytes per block) and launch shape (256 threads, 6 blocks per SM: the
 // launch bounds cap the registers at 40). Edges: the steady loop runs while a whole batch of
 // kDeepRing vectors exists; the last, partial batch (at most kDeepRing - 1 vectors) is loaded slot
 // by slot as the previous batch drains, then counted; then the n % 16 tail bytes.
