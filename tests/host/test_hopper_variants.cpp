@@ -48,7 +48,8 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"matmul", "thread_tile_bk16"},
                            {"tensor_cores", "wgmma"},
                            {"matmul", "thread_tile_256x128"},
-                           {"histogram", "per_lane_lean"}};
+                           {"histogram", "per_lane_lean"},
+                           {"histogram", "per_lane_deep"}};
 
 bool planned(const Plan& plan, const std::string& variant) {
   for (const ExperimentPlan& ep : plan.experiments) {

@@ -1,4 +1,5 @@
-// Device helpers of the histogram lesson's two .cu files (kernels.cu, kernels_atomics.cu).
+// Device helpers of the histogram lesson's .cu files (kernels.cu, kernels_lean.cu,
+// kernels_atomics.cu).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -35,5 +36,43 @@ __device__ __forceinline__ void merge_copies(const unsigned* s, unsigned copies,
     if (sum != 0) atomicAdd(out + b, sum);
   }
 }
+
+// ---- the one-launch ending (per_lane_fused, per_lane_lean): no memset of the output -----------
+// Blocks add their sums into a module-scope accumulator g_merge_acc<Tag>; the last block to finish
+// (ticket g_merge_done<Tag>, taken after a __threadfence) moves the accumulator into `bins` with
+// atomicExch, which leaves it zero, and resets the ticket: the next launch starts clean. Each
+// kernel passes its own Tag (its own globals). Launches sharing a Tag must not overlap on one
+// device (they would share the accumulator and the ticket); memlab runs the variants of a point
+// one after another on one stream. A kernel that stops before its ending (a fault) leaves them
+// dirty: the next launch's bins would be wrong (and the CPU reference check catches it).
+template <class Tag>
+__device__ unsigned g_merge_acc[kBins];
+template <class Tag>
+__device__ unsigned g_merge_done;
+
+// Called by every thread of the block, after the block's counting and its last barrier. Threads
+// with `add` set add `sum` (if non-zero) to bin `bin` of the accumulator; the last block's first
+// kBins threads write the bins (kThreads, the block size, is at least kBins).
+template <class Tag, unsigned kThreads>
+__device__ __forceinline__ void ticketed_merge(bool add, unsigned bin, unsigned sum,
+                                               unsigned* bins) {
+  static_assert(kThreads >= kBins, "the last block writes one bin per thread");
+  __shared__ bool last;
+  if (add && sum != 0) atomicAdd(g_merge_acc<Tag> + bin, sum);
+  __threadfence();  // this block's additions are visible before its ticket
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(&g_merge_done<Tag>, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  if (kThreads == kBins || threadIdx.x < kBins) {
+    bins[threadIdx.x] = atomicExch(g_merge_acc<Tag> + threadIdx.x, 0u);
+  }
+  if (threadIdx.x == 0) atomicExch(&g_merge_done<Tag>, 0u);
+}
+
+// Launchers in kernels_lean.cu (byte_histogram's cases PerLaneLean and PerLaneDeep).
+void per_lane_lean(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s);
+void per_lane_deep(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s);
 
 }  // namespace memlab::lessons::histogram

@@ -99,7 +99,9 @@ void common_byte_axes(bench::ExperimentBuilder<ByteState>& b) {
       .test_point({{"dist", "smooth"}, {"n", "300001"}})
       .test_point({{"dist", "text"}, {"n", "4099"}})
       // More than 4 grid strides of 16-byte vectors on a 132-SM GPU (per_lane_fused: 264 x 1024
-      // threads, 17.3 MB per 4 strides): the unrolled main loops run, then the remainder and tail.
+      // threads, 17.3 MB per 4 strides): the unrolled main loops run, then the remainder and tail
+      // (per_lane_deep: 792 x 256 threads, 12.3 strides: its steady loop runs twice, then a
+      // partial batch of one vector for the first 66977 threads, then the 1 tail byte).
       .test_point({{"dist", "uniform"}, {"n", "40000017"}})
       .test_point({{"dist", "single"}, {"n", "40000017"}})
       .bytes([](const Params& p) { return static_cast<double>(p.n("n")); })
@@ -148,6 +150,8 @@ const char* limit(ByteVariant v) {
       return "per_lane without the memset launch and 3.5x fewer merge atomics: DRAM read plateau";
     case ByteVariant::PerLaneLean:
       return "per_lane's shape, one launch, 2 ALU + 1 ATOMS per byte: DRAM read plateau";
+    case ByteVariant::PerLaneDeep:
+      return "per_lane_lean's ALU work, 48-64 B in flight per thread while counting: read plateau";
     case ByteVariant::Cub:
       return "vendor: shared atomics, RLE";
   }

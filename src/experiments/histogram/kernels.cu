@@ -324,16 +324,14 @@ __global__ void __launch_bounds__(kPtThreads)
 
 // per_lane_fused: per_lane's [bin][lane] copies in 1024-thread blocks, 2 per SM (64 KiB of the
 // 227 KiB; 32 registers per thread at full occupancy). The output is written without a memset:
-// blocks atomicAdd their sums into g_fused_acc, and the last block (ticket g_fused_done) moves
-// them to `bins` with atomicExch, leaving the accumulator and the ticket zero for the next launch.
+// ticketed_merge (device.cuh): blocks add their sums into an accumulator, the last block writes
+// the bins and leaves the accumulator and the ticket zero for the next launch.
 constexpr unsigned kFusedThreads = 1024;
-__device__ unsigned g_fused_acc[kBins];
-__device__ unsigned g_fused_done;
+struct FusedTag {};
 
 __global__ void __launch_bounds__(kFusedThreads, 2)
     bytes_per_lane_fused(const unsigned char* in, std::size_t n, unsigned* bins) {
   __shared__ unsigned s[kBins * 32];
-  __shared__ bool last;
   zero_shared(s, kBins * 32);
   unsigned* mine = s + (threadIdx.x & 31u);
   for_each_byte_v16<4>(
@@ -347,82 +345,7 @@ __global__ void __launch_bounds__(kFusedThreads, 2)
   for (unsigned l = 0; l < 8; ++l) sum += s[b * 32 + ((8 * q + l + b) & 31u)];
   sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 1);
   sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 2);
-  if (q == 0 && sum != 0) atomicAdd(g_fused_acc + b, sum);
-  __threadfence();  // this block's additions are visible before its ticket
-  __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(&g_fused_done, 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  if (threadIdx.x < kBins) bins[threadIdx.x] = atomicExch(g_fused_acc + threadIdx.x, 0u);
-  if (threadIdx.x == 0) atomicExch(&g_fused_done, 0u);
-}
-
-// per_lane_lean (issue 23, round 2): per_lane's launch shape (256 threads, 6 blocks per SM:
-// 6 x (32 KiB + the 1 KiB the system reserves per block) of the 228 KiB; 2 independent 16-byte
-// loads per thread, 1536 x 32 B = 48 KiB in flight per SM against Little's ~26 KiB) and [bin][lane]
-// copies, per_lane_fused's one-launch ending (no memset; a ticket, the last block writes the bins),
-// and fewer ALU instructions per byte: the byte offset of lane l's counter for byte k of word w is
-// (byte k) * 128 | l * 4, which is one shift and one LOP3 ((w >> (8 k - 7)) & 0x7F80 | l * 4; w <<
-// 7 for k = 0), the array's shared address left to the ATOMS immediate. Per 16 input bytes: 16
-// ATOMS + ~32 ALU instead of the generic path's extract (SHF/LOP or BFE), scale (LEA/IMAD) and add:
-// per_lane's PTX per byte is shr, and, or, shl 2, add (SHF + LOP3 + LEA), this one's shr, and, or,
-// add of the array's constant address (SHF + LOP3, the constant folded into the ATOMS offset). The
-// 7 in the launch bounds caps the registers at 32 (no spill); shared memory still allows 6 blocks
-// per SM.
-constexpr unsigned kLeanThreads = 256;
-__device__ unsigned g_lean_acc[kBins];
-__device__ unsigned g_lean_done;
-
-__device__ __forceinline__ void lean_count_word(unsigned* s, unsigned w, unsigned lane4) {
-  char* base = reinterpret_cast<char*>(s);
-  atomicAdd(reinterpret_cast<unsigned*>(base + (((w << 7) & 0x7F80u) | lane4)), 1u);
-  atomicAdd(reinterpret_cast<unsigned*>(base + (((w >> 1) & 0x7F80u) | lane4)), 1u);
-  atomicAdd(reinterpret_cast<unsigned*>(base + (((w >> 9) & 0x7F80u) | lane4)), 1u);
-  atomicAdd(reinterpret_cast<unsigned*>(base + (((w >> 17) & 0x7F80u) | lane4)), 1u);
-}
-__device__ __forceinline__ void lean_count_vec(unsigned* s, const uint4& r, unsigned lane4) {
-  lean_count_word(s, r.x, lane4);
-  lean_count_word(s, r.y, lane4);
-  lean_count_word(s, r.z, lane4);
-  lean_count_word(s, r.w, lane4);
-}
-
-__global__ void __launch_bounds__(kLeanThreads, 7)
-    bytes_per_lane_lean(const unsigned char* in, std::size_t n, unsigned* bins) {
-  static_assert(kLeanThreads == kBins, "thread b merges bin b");
-  __shared__ __align__(16) unsigned s[kBins * 32];
-  __shared__ bool last;
-  zero_shared(s, kBins * 32);
-  const unsigned lane = threadIdx.x & 31u, lane4 = lane * 4u;
-  const std::size_t nv = n / 16;
-  const uint4* v = reinterpret_cast<const uint4*>(in);
-  const std::size_t stride = grid_threads();
-  std::size_t i = global_id();
-  for (; i + stride < nv; i += 2 * stride) {  // 2 loads in flight, as per_lane
-    const uint4 r0 = __ldcs(v + i);
-    const uint4 r1 = __ldcs(v + i + stride);
-    lean_count_vec(s, r0, lane4);
-    lean_count_vec(s, r1, lane4);
-  }
-  if (i < nv) lean_count_vec(s, __ldcs(v + i), lane4);
-  const std::size_t t = nv * 16 + global_id();
-  if (t < n) atomicAdd(s + static_cast<unsigned>(in[t]) * 32u + lane, 1u);
-  __syncthreads();
-  // Thread b sums bin b's 32 lane copies, starting at lane b % 32 (32 banks per warp).
-  const unsigned b = threadIdx.x;
-  unsigned sum = 0;
-#pragma unroll 8
-  for (unsigned l = 0; l < 32; ++l) sum += s[b * 32 + ((l + b) & 31u)];
-  if (sum != 0) atomicAdd(g_lean_acc + b, sum);
-  __threadfence();  // this block's additions are visible before its ticket
-  __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(&g_lean_done, 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  bins[b] = atomicExch(g_lean_acc + b, 0u);
-  if (threadIdx.x == 0) atomicExch(&g_lean_done, 0u);
+  ticketed_merge<FusedTag, kFusedThreads>(q == 0, b, sum, bins);
 }
 
 }  // namespace
@@ -510,10 +433,12 @@ void byte_histogram(ByteVariant v, const unsigned char* in, std::size_t n, unsig
     MEMLAB_CHECK_LAUNCH(byte_histogram);
     return;
   }
-  if (v == ByteVariant::PerLaneLean) {  // writes every bin itself, no memset
-    bytes_per_lane_lean<<<resident_blocks(bytes_per_lane_lean, kLeanThreads), kLeanThreads, 0, s>>>(
-        in, n, bins);
-    MEMLAB_CHECK_LAUNCH(byte_histogram);
+  if (v == ByteVariant::PerLaneLean) {  // kernels_lean.cu: writes every bin itself, no memset
+    per_lane_lean(in, n, bins, s);
+    return;
+  }
+  if (v == ByteVariant::PerLaneDeep) {  // kernels_lean.cu: writes every bin itself, no memset
+    per_lane_deep(in, n, bins, s);
     return;
   }
   MEMLAB_CUDA_CHECK(cudaMemsetAsync(bins, 0, kBins * sizeof(unsigned), s));
@@ -551,6 +476,7 @@ void byte_histogram(ByteVariant v, const unsigned char* in, std::size_t n, unsig
     }
     case ByteVariant::PerLaneFused:
     case ByteVariant::PerLaneLean:
+    case ByteVariant::PerLaneDeep:
     case ByteVariant::Cub:
       break;  // launched above
   }

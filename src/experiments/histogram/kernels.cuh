@@ -4,8 +4,9 @@
 // histogram (256 bins of uint8), histogram_float (N bins over [0, 0.75), floats) and atomics (one
 // result over a large array; op=minmax: atomicMin/atomicMax on int, op=fmax: float max via an
 // atomicCAS loop). Each experiment's variants are the enumerators of its enum below (TextVariant,
-// ByteVariant, FloatVariant, AtomicVariant). kernels.cu holds the byte histograms,
-// kernels_atomics.cu histogram_float and atomics, device.cuh what both use.
+// ByteVariant, FloatVariant, AtomicVariant). kernels.cu holds the byte histograms (but
+// per_lane_lean and per_lane_deep: kernels_lean.cu), kernels_atomics.cu histogram_float and
+// atomics, device.cuh what they share.
 //
 // Napkin math (H200: ~4.2-4.3 TB/s DRAM, 132 SMs at ~1.98 GHz): 1 GiB of bytes read once takes
 // ~0.25 ms at the copy rate. One byte is one counter update: at 4.2 TB/s that is 16 updates per
@@ -89,20 +90,25 @@ enum class ByteVariant {
   PerThread,
   // Issue 23: per_lane's conflict-free lane copies in one launch and a cheaper merge. No
   // cudaMemset before the kernel (the 1 KiB memset is a second launch inside the timed work):
-  // blocks add their sums to a module-scope accumulator, and the last block to finish (a ticket
-  // counter, __threadfence before it) moves the accumulator into the output with atomicExch,
-  // which also leaves it zero for the next launch. 1024-thread blocks, 2 per SM (264 blocks
-  // instead of 924): 3.5x fewer merge atomics, and the merge of a block is 1024 threads summing
-  // 8 words each plus a 4-lane shuffle. 4 independent 16-byte loads per thread before use.
-  // Launches of it must not overlap on one device (memlab runs variants one after another).
+  // ticketed_merge (device.cuh): blocks add their sums to a module-scope accumulator, and the last
+  // block to finish (a ticket counter, __threadfence before it) moves the accumulator into the
+  // output with atomicExch, which also leaves it zero for the next launch (its caveat: launches
+  // must not overlap). 1024-thread blocks, 2 per SM (264 blocks instead of 924): 3.5x fewer merge
+  // atomics, and the merge of a block is 1024 threads summing 8 words each plus a 4-lane shuffle.
+  // 4 independent 16-byte loads per thread before use.
   PerLaneFused,
   // Issue 23, round 2: per_lane's launch shape (256 threads, 6 blocks per SM, 2 loads in flight;
   // per_lane_fused's 1024-thread blocks were ALU-bound, the ALU pipe at 95%) with per_lane_fused's
-  // one-launch ending (no memset, last block writes the bins; its own accumulator and ticket), and
-  // fewer ALU instructions per byte: the counter's byte offset (byte * 128 | lane * 4) is one shift
-  // and one LOP3, the array's base left to the ATOMS immediate. Launches must not overlap.
+  // one-launch ending (ticketed_merge with its own accumulator and ticket: no memset, the last
+  // block writes the bins), and fewer ALU instructions per byte: the counter's byte offset (byte *
+  // 128 | lane * 4) is one shift and one LOP3, the array's base left to the ATOMS immediate.
   PerLaneLean,
   // cub::DeviceHistogram::HistogramEven (temp storage from setup): the vendor line.
+  // Issue 23, round 3: per_lane_lean (same launch shape, counter offset, one-launch ending) with
+  // more bytes in flight per SM: a ring of 4 16-byte vectors per thread, each slot reloaded with
+  // the vector 4 grid strides ahead as soon as it has been counted, so 3-4 loads stay in flight
+  // while the thread counts (per_lane and per_lane_lean have none in flight while they count).
+  PerLaneDeep,
   Cub,
 };
 
@@ -120,6 +126,8 @@ inline constexpr VariantInfo<ByteVariant> kByteVariants[] = {
      "per_lane in one launch: no memset, 2 x 1024-thread blocks per SM, last block writes bins"},
     {ByteVariant::PerLaneLean, "per_lane_lean",
      "per_lane's shape in one launch, counter offset = shift + LOP3 per byte, no memset"},
+    {ByteVariant::PerLaneDeep, "per_lane_deep",
+     "per_lane_lean with a 4-vector register ring: 3-4 loads in flight while counting"},
     {ByteVariant::Cub, "cub", "cub::DeviceHistogram::HistogramEven (vendor baseline)"},
 };
 
