@@ -109,7 +109,7 @@ __device__ __forceinline__ void wgmma_m64n256k8_tf32(float (&d)[128], const std:
 __device__ __forceinline__ std::uint32_t ld_shared_u32(std::uint32_t addr) {
   std::uint32_t v = 0;
 #if MEMLAB_WGMMA
-  asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(v) : "r"(addr));
+  asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(v) : "r"(addr) : "memory");
 #else
   (void)addr;
 #endif
