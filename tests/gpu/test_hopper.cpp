@@ -3,8 +3,8 @@
 // twice (a result that changes between runs is a race). test_lessons leaves opt-in variants out;
 // this names them one by one (scripts/device/verify.sh hopper runs exactly these) and checks what a
 // GPU older than sm_90 must do: skip them at every point, with the reason. wgmma also gets an exact
-// test: integer-valued BF16 inputs, so every product and partial sum is an integer below 2^24 and
-// the FP32 result must equal the integer reference bit for bit.
+// test: integer-valued BF16 (and TF32) inputs, so every product and partial sum is an integer below
+// 2^24 and the FP32 result must equal the integer reference bit for bit.
 #include <gtest/gtest.h>
 
 #include "gpu_test.hpp"
@@ -180,6 +180,69 @@ TEST(HopperWgmma, IntegerInputsAreExactAtOddSizes) {
                           << j << "] = " << got[i * n + j] << ", want " << want;
             ++bad;
           }
+        }
+      }
+    }
+  }
+}
+
+// The TF32 `wgmma` kernel (C^T = B^T A^T, 256 x 128 x 32 tiles, B's fragments in registers):
+// small integers are exact in TF32, so the FP32 result must equal the integer reference bit for
+// bit at sizes around its tiles, with odd and even numbers of k tiles (the two register sets) and
+// more block rows than one raster group (2200 > 8 x 256).
+TEST(HopperWgmma, Tf32IntegerInputsAreExactAtOddSizes) {
+  if (!have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  using lessons::tensor_cores::Gemm;
+  if (!lessons::tensor_cores::wgmma_built() || cc_major() != 9) {
+    GTEST_SKIP() << "skipped: wgmma needs an sm_90a build on a compute capability 9.0 GPU";
+  }
+  struct Size {
+    int m, n, k;
+  };
+  const Size sizes[] = {{256, 128, 32}, {255, 127, 31}, {257, 129, 33}, {300, 520, 777},
+                        {1, 1, 1},      {2200, 40, 24}, {130, 300, 161}};
+  Stream stream;
+  for (const Size& s : sizes) {
+    Gemm g;
+    g.m = s.m;
+    g.n = s.n;
+    g.k = s.k;
+    g.lda = (s.k + 3) / 4 * 4;  // 16 bytes
+    g.ldb = (s.n + 3) / 4 * 4;
+    const auto m = static_cast<std::size_t>(s.m), n = static_cast<std::size_t>(s.n),
+               k = static_cast<std::size_t>(s.k);
+    const auto lda = static_cast<std::size_t>(g.lda), ldb = static_cast<std::size_t>(g.ldb);
+    std::vector<int> a(m * k), b(k * n);
+    std::vector<float> ha(m * lda, 0.0f), hb(k * ldb, 0.0f);
+    for (std::size_t i = 0; i < m; ++i) {
+      for (std::size_t p = 0; p < k; ++p) {
+        a[i * k + p] = static_cast<int>(random_u64(13, i * k + p) % 7) - 3;
+        ha[i * lda + p] = static_cast<float>(a[i * k + p]);
+      }
+    }
+    for (std::size_t p = 0; p < k; ++p) {
+      for (std::size_t j = 0; j < n; ++j) {
+        b[p * n + j] = static_cast<int>(random_u64(14, p * n + j) % 7) - 3;
+        hb[p * ldb + j] = static_cast<float>(b[p * n + j]);
+      }
+    }
+    DeviceBuffer<float> da(ha.size()), db(hb.size()), dc(m * n);
+    da.copy_from_host(ha.data(), ha.size());
+    db.copy_from_host(hb.data(), hb.size());
+    dc.fill_bytes(0xFF, stream.get());  // NaN: an element never written fails
+    lessons::tensor_cores::launch_wgmma_tf32(da.get(), db.get(), dc.get(), g, stream.get());
+    MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    std::vector<float> got(m * n);
+    dc.copy_to_host(got.data(), got.size());
+    int bad = 0;
+    for (std::size_t i = 0; i < m && bad < 5; ++i) {
+      for (std::size_t j = 0; j < n && bad < 5; ++j) {
+        std::int64_t want = 0;
+        for (std::size_t p = 0; p < k; ++p) want += a[i * k + p] * b[p * n + j];
+        if (got[i * n + j] != static_cast<float>(want)) {
+          ADD_FAILURE() << "wgmma tf32 " << s.m << "x" << s.n << "x" << s.k << ": C[" << i << "]["
+                        << j << "] = " << got[i * n + j] << ", want " << want;
+          ++bad;
         }
       }
     }

@@ -106,11 +106,18 @@ TEST(HopperVariants, SkipWithTheirReasonWhereTheyCannotRun) {
   EXPECT_FALSE(tma->applies_to(Params(Kv{{"rows", "33"}, {"cols", "65"}})));
   EXPECT_TRUE(tma->applies_to(Params(Kv{{"rows", "36"}, {"cols", "100"}})));
   EXPECT_NE(tma->only.find("multiples of 4"), std::string::npos) << tma->only;
+  // tensor_cores: `wgmma` runs at both dtypes (BF16 and TF32 kernels), `wgmma_persistent` at bf16.
   const Variant* wgmma = find_experiment("tensor_cores")->find_variant("wgmma");
   ASSERT_NE(wgmma, nullptr);
+  for (const char* dtype : {"bf16", "tf32"}) {
+    EXPECT_TRUE(wgmma->applies_to(Params(Kv{{"dtype", dtype}, {"m", "8"}, {"n", "8"}, {"k", "8"}})))
+        << dtype;
+  }
+  const Variant* persistent = find_experiment("tensor_cores")->find_variant("wgmma_persistent");
+  ASSERT_NE(persistent, nullptr);
   EXPECT_FALSE(
-      wgmma->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
-  EXPECT_NE(wgmma->only.find("bf16"), std::string::npos) << wgmma->only;
+      persistent->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
+  EXPECT_NE(persistent->only.find("bf16"), std::string::npos) << persistent->only;
   const Variant* bulk = find_experiment("bandwidth")->find_variant("bulk_copy");
   ASSERT_NE(bulk, nullptr);
   EXPECT_FALSE(bulk->applies_to(Params(Kv{{"op", "add"}, {"n", "4096"}})));

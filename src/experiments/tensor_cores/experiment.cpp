@@ -46,7 +46,8 @@ constexpr VariantInfo kVariants[] = {
     {Variant::kMmaSync, "mma_sync",
      "mma.sync (BF16 m16n8k16 with ldmatrix / TF32 m16n8k8), 4-stage cp.async, 128x128 tiles"},
     {Variant::kWgmma, "wgmma",
-     "Hopper wgmma m64n256k16 BF16, TMA 128B-swizzled 4-stage ring, producer/consumer warpgroups"},
+     "Hopper wgmma m64n256k16 BF16 (TF32: m64n256k8 on C^T = B^T A^T, B's fragments in "
+     "registers), TMA 128B-swizzled 4-stage ring, producer/consumer warpgroups"},
     {Variant::kWgmmaPersistent, "wgmma_persistent",
      "wgmma made persistent: one CTA per SM walks the tiles, the TMA ring runs on across tiles"},
     {Variant::kCublas, "cublas", "cublasGemmEx, same types, FP32 compute: the vendor line"},
@@ -152,8 +153,12 @@ void run(State& st, Variant v, cudaStream_t s) {
         launch_mma_tf32(st.a32.get(), st.b32.get(), st.c.get(), st.g, s);
       }
       return;
-    case Variant::kWgmma:  // BF16 only (the only_if)
-      launch_wgmma_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
+    case Variant::kWgmma:
+      if (st.dtype == DType::kBf16) {
+        launch_wgmma_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
+      } else {
+        launch_wgmma_tf32(st.a32.get(), st.b32.get(), st.c.get(), st.g, s);
+      }
       return;
     case Variant::kWgmmaPersistent:  // BF16 only (the only_if)
       launch_wgmma_persistent_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
@@ -254,6 +259,13 @@ bench::Experiment make() {
       .test_point({{"dtype", "bf16"}, {"m", "129"}, {"n", "257"}, {"k", "65"}})
       .test_point({{"dtype", "bf16"}, {"m", "2181"}, {"n", "300"}, {"k", "72"}})
       .test_point({{"dtype", "bf16"}, {"m", "200"}, {"n", "520"}, {"k", "1000"}});
+  // wgmma at tf32 (256 x 128 x 32 tiles, 4 stages, 8 block rows per raster group): whole tiles,
+  // edges in every dimension with an odd number of k tiles above the stages (5: the two register
+  // sets alternate, the last tile uses the first), and more block rows than one raster group
+  // (2181 > 8 x 256) with 7 k tiles. The lesson's points above add 1, 3 and 32 k tiles.
+  b.test_point({{"dtype", "tf32"}, {"m", "256"}, {"n", "128"}, {"k", "64"}})
+      .test_point({{"dtype", "tf32"}, {"m", "257"}, {"n", "129"}, {"k", "150"}})
+      .test_point({{"dtype", "tf32"}, {"m", "2181"}, {"n", "300"}, {"k", "200"}});
   b.flops(gemm_flops)
       .bytes(input_bytes)
       .footprint(input_bytes)
@@ -274,14 +286,16 @@ bench::Experiment make() {
           [](const Params&) { return device_count_or_zero() == 0 || caps().cc_major >= 8; },
           "mma.sync with BF16/TF32 needs compute capability 8.0 or newer");
     }
+    if (v == Variant::kWgmmaPersistent) {
+      b.variant_axis("dtype", {"bf16"}, "wgmma_persistent: dtype bf16 only");
+    }
     if (v == Variant::kWgmma || v == Variant::kWgmmaPersistent) {
       // sm_90a machine code runs on compute capability 9.0 only (not on later GPUs).
-      b.variant_axis("dtype", {"bf16"}, "wgmma: dtype bf16 only")
-          .needs_device(
-              [](const Params&) {
-                return wgmma_built() && (device_count_or_zero() == 0 || caps().cc_major == 9);
-              },
-              "wgmma needs an sm_90a build on a compute capability 9.0 GPU");
+      b.needs_device(
+          [](const Params&) {
+            return wgmma_built() && (device_count_or_zero() == 0 || caps().cc_major == 9);
+          },
+          "wgmma needs an sm_90a build on a compute capability 9.0 GPU");
     }
   }
   b.baseline("cublas");

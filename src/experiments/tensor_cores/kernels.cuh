@@ -52,5 +52,11 @@ void launch_wgmma_persistent_bf16(const std::uint16_t* a, const std::uint16_t* b
                                   const Gemm& g, cudaStream_t stream, int max_ctas = 0);
 // A, B: FP32 arrays holding TF32 values, C: FP32.
 void launch_mma_tf32(const float* a, const float* b, float* c, const Gemm& g, cudaStream_t stream);
+// Hopper (wgmma_tf32_sm90a.cu): `wgmma` at dtype tf32: C^T = B^T A^T with wgmma.m64n256k8 (.tf32
+// reads shared-memory operands K-major only): A by descriptor from a TMA-loaded, 128B-swizzled
+// ring, B's fragments from shared memory into registers; 256 x 128 x 32 tiles, 4 stages, one
+// producer and two consumer warpgroups. Needs an sm_90a build (wgmma_built()) and cc 9.0.
+void launch_wgmma_tf32(const float* a, const float* b, float* c, const Gemm& g,
+                       cudaStream_t stream);
 
 }  // namespace memlab::lessons::tensor_cores

@@ -22,128 +22,25 @@
 // 8-byte stores, guarded at the edges. Boxes past M, N or K are zero-filled by the engine, so any
 // size works (lda, ldb are padded to 16 bytes by the lesson). Global traffic: A is read N / 256
 // times and B M / 128 times (L2 catches most: block tiles are visited in groups of 16 block rows).
+// The tile, the stage issue, one k tile's MMAs, the consumers' k loop and the epilogue live in
+// wgmma_common.cuh (wgk::bf16), shared with `wgmma_persistent`: the two differ only in the tile
+// loop.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-#include "common/hopper.cuh"
 #include "common/hopper.hpp"
 #include "memlab/cuda/check.hpp"
 #include "tensor_cores/kernels.cuh"
-#include "tensor_cores/ptx.cuh"
-
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define MEMLAB_WGMMA 1
-#else
-#define MEMLAB_WGMMA 0
-#endif
+#include "tensor_cores/wgmma_common.cuh"
 
 namespace memlab::lessons::tensor_cores {
 namespace {
 
+using namespace wgk::bf16;  // the tile, the stage issue, the k loop, the epilogue
+                            // (wgmma_common.cuh)
 namespace hp = memlab::lessons::hopper;
-
-constexpr int kBM = 128, kBN = 256, kBK = 64, kStages = 4;
-constexpr int kConsumers = 2;  // warpgroups of 64 x 256
-constexpr int kThreads = 128 * (kConsumers + 1);
-constexpr int kABytes = kBM * kBK * 2;  // 16 KiB
-constexpr int kBBox = 64 * kBK * 2;     // one 64 (n) x 64 (k) box of B: 8 KiB
-constexpr int kBBytes = kBK * kBN * 2;  // 32 KiB
-constexpr int kStageBytes = kABytes + kBBytes;
-constexpr int kSmem = kStages * kStageBytes + 1024;  // + slack to align the ring to 1024 bytes
-constexpr int kGroupM = 16;                          // block rows visited together (L2 reuse)
-
-// Shared-memory matrix descriptor: start address, leading and stride byte offsets (all in 16-byte
-// units), swizzle mode 1 (128 bytes) in bits 62-63; base offset 0 (the ring is 1024-aligned).
-__device__ __forceinline__ std::uint64_t smem_desc(std::uint32_t addr, std::uint32_t lbo,
-                                                   std::uint32_t sbo) {
-  return static_cast<std::uint64_t>((addr & 0x3FFFFu) >> 4) |
-         (static_cast<std::uint64_t>((lbo >> 4) & 0x3FFFu) << 16) |
-         (static_cast<std::uint64_t>((sbo >> 4) & 0x3FFFu) << 32) | (std::uint64_t{1} << 62);
-}
-
-__device__ __forceinline__ void wgmma_fence() {
-#if MEMLAB_WGMMA
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wgmma_commit() {
-#if MEMLAB_WGMMA
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
-}
-template <int N>
-__device__ __forceinline__ void wgmma_wait() {
-#if MEMLAB_WGMMA
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-#endif
-}
-// Keeps the compiler from moving accesses to the accumulators across the asynchronous MMAs.
-__device__ __forceinline__ void fence_accumulators(float (&d)[128]) {
-#pragma unroll
-  for (int i = 0; i < 128; ++i) asm volatile("" : "+f"(d[i])::"memory");
-}
-
-// d (64 x 256, FP32) += A (64 x 16, K-major) B (16 x 256, N-major: transpose-B = 1).
-__device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t a,
-                                                 std::uint64_t b) {
-#if MEMLAB_WGMMA
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "setp.ne.b32 p, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
-      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
-      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, "
-      "%127 "
-      "}, %128, %129, p, 1, 1, 0, 1;\n"
-      "}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
-        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
-        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
-        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
-        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
-        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
-        "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
-        "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
-        "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
-        "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
-        "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
-        "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),
-        "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
-        "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),
-        "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-      : "l"(a), "l"(b), "r"(1));
-#else
-  (void)d;
-  (void)a;
-  (void)b;
-#endif
-}
-
-template <int Regs>
-__device__ __forceinline__ void setmaxnreg_dec() {
-#if MEMLAB_WGMMA
-  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Regs));
-#endif
-}
-template <int Regs>
-__device__ __forceinline__ void setmaxnreg_inc() {
-#if MEMLAB_WGMMA
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Regs));
-#endif
-}
 
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_bf16_kernel(const __grid_constant__ CUtensorMap a_map,
@@ -154,77 +51,33 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
   extern __shared__ unsigned char raw[];
   __shared__ __align__(8) std::uint64_t full[kStages], empty[kStages];
-  unsigned char* ring = raw + ((1024u - (hp::smem_u32(raw) & 1023u)) & 1023u);
+  unsigned char* ring = wgk::align_ring(raw);
   const int wg = static_cast<int>(threadIdx.x) / 128, t = static_cast<int>(threadIdx.x) % 128;
-  // Block tile (tm, tn): ids run down a group of kGroupM block rows, then across.
   const int tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-  const int id = static_cast<int>(blockIdx.x), per_group = kGroupM * tiles_n;
-  const int first_m = (id / per_group) * kGroupM;
-  const int rows = min(tiles_m - first_m, kGroupM);
-  const int tm = first_m + (id % per_group) % rows, tn = (id % per_group) / rows;
+  const wgk::TileCoord tile = wgk::raster(static_cast<int>(blockIdx.x), tiles_m, tiles_n, kGroupM);
   const int ktiles = (k + kBK - 1) / kBK;
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      hp::mbar_init(&full[s], 1);                // the producer's arrive_expect_tx
-      hp::mbar_init(&empty[s], kConsumers * 4);  // one arrival per consumer warp
-    }
-    hp::fence_mbarrier_init();
-  }
+  if (threadIdx.x == 0) wgk::init_ring<kStages>(full, empty, kConsumers * 4);
   __syncthreads();
   if (wg == 0) {
-    setmaxnreg_dec<40>();
+    wgk::setmaxnreg_dec<40>();
     if (t == 0) {
       hp::tma_prefetch_map(&a_map);
       hp::tma_prefetch_map(&b_map);
-      for (int kt = 0; kt < ktiles; ++kt) {
-        const int s = kt % kStages;
-        if (kt >= kStages)
-          hp::mbar_wait(&empty[s], static_cast<std::uint32_t>((kt / kStages - 1) & 1));
-        unsigned char* stage = ring + s * kStageBytes;
-        hp::mbar_arrive_expect_tx(&full[s], kStageBytes);
-        hp::tma_load_2d(stage, &a_map, kt * kBK, tm * kBM, &full[s]);
-#pragma unroll
-        for (int j = 0; j < kBN / 64; ++j) {
-          hp::tma_load_2d(stage + kABytes + j * kBBox, &b_map, tn * kBN + 64 * j, kt * kBK,
-                          &full[s]);
-        }
-      }
+      int it = 0;
+      produce_tile(ring, full, empty, &a_map, &b_map, tile, ktiles, it);
     }
   } else {
-    setmaxnreg_inc<232>();
+    wgk::setmaxnreg_inc<232>();
     const int half = wg - 1;  // rows 64 half .. 64 half + 63 of the block tile
+    const int warp = t / 32, lane = t % 32;
     float d[128];
 #pragma unroll
     for (int i = 0; i < 128; ++i) d[i] = 0.0f;
-    for (int kt = 0; kt < ktiles; ++kt) {
-      const int s = kt % kStages;
-      hp::mbar_wait(&full[s], static_cast<std::uint32_t>((kt / kStages) & 1));
-      const std::uint32_t a0 = hp::smem_u32(ring + s * kStageBytes + half * (64 * 128));
-      const std::uint32_t b0 = hp::smem_u32(ring + s * kStageBytes + kABytes);
-      fence_accumulators(d);
-      wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < kBK / 16; ++kk) {
-        wgmma_m64n256k16(d, smem_desc(a0 + 32 * kk, 16, 1024),
-                         smem_desc(b0 + 2048 * kk, kBBox, 1024));
-      }
-      wgmma_commit();
-      wgmma_wait<1>();  // the MMAs of tile kt - 1 are done: release its stage
-      fence_accumulators(d);
-      if (kt > 0 && t % 32 == 0) hp::mbar_arrive(&empty[(kt - 1) % kStages]);
-    }
-    wgmma_wait<0>();
-    fence_accumulators(d);
-    // Accumulator layout of m64nNk16: warp w of the warpgroup holds rows 16 w + lane / 4 and
-    // + 8; register 4 i + {0, 1} columns 8 i + 2 (lane % 4) + {0, 1}, 4 i + {2, 3} the row + 8.
-    const int warp = t / 32, lane = t % 32;
-    const int row = tm * kBM + half * 64 + warp * 16 + lane / 4;
-    const int col = tn * kBN + 2 * (lane % 4);
-#pragma unroll
-    for (int i = 0; i < kBN / 8; ++i) {
-      store_pair(c, n, m, row, col + 8 * i, d[4 * i], d[4 * i + 1]);
-      store_pair(c, n, m, row + 8, col + 8 * i, d[4 * i + 2], d[4 * i + 3]);
-    }
+    int it = 0;
+    consume_tile(d, ring, full, empty, ktiles, half, lane, it);
+    wgk::wgmma_wait<0>();
+    wgk::fence_accumulators(d);
+    store_tile(c, m, n, d, tile, half, warp, lane);
   }
 }
 
