@@ -170,9 +170,11 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
     case Variant::RegisterRowloop:
     case Variant::RegisterTaps:
     case Variant::RegisterTaps2:
-    case Variant::RegisterPrefetch: {
+    case Variant::RegisterPrefetch:
+    case Variant::RegisterDeep: {
       const int h = (r + 3) / 4;
-      const bool streamed = v == Variant::Register || v == Variant::RegisterPrefetch;
+      const bool streamed =
+          v == Variant::Register || v == Variant::RegisterPrefetch || v == Variant::RegisterDeep;
       const bool taps = v == Variant::RegisterTaps || v == Variant::RegisterTaps2;
       const int rows = streamed                      ? register_rows(k)
                        : v == Variant::RegisterTaps  ? 3
@@ -230,6 +232,7 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
               "unrolled body fits the instruction cache (stream_kernel, near memcpy at K = 5)");
       break;
     case Variant::RegisterPrefetch:  // the random K x K mask, K <= 5 (register's stream_kernel)
+    case Variant::RegisterDeep:
       b.predict(roofline)
           .variant_axis("separable", {"no"})
           .only_if([](const Params& p) { return mask_of(p) <= 5; },

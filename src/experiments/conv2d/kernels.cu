@@ -209,11 +209,21 @@ __device__ __forceinline__ void prefetch_l2(const float* p) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
 
-// The prefetching 4-byte fallback (D > 0, !kAligned) needs a few more registers: 3 blocks per SM.
-template <int K, int R, bool kAligned, int D = 0>
-__global__ void __launch_bounds__(256, D > 0 && !kAligned ? 3 : 4)
+// A = 2 (register_deep, issue 23): the windows are loaded A rows ahead into a ring of A + 1 rows of
+// registers (row t in slot t % (A + 1), the unroll makes every slot a compile-time index): the
+// loads of rows iy + 1 .. iy + A are in flight while the FFMAs of row iy run. A = 1 is register.
+//
+// Blocks per SM: 4 (the 64-register cap) on the 16-byte path, also with A = 2 (ptxas at K = 5:
+// 64 registers, 0 spills; 72 under an 85-register cap); the 4-byte fallback with prefetch (D > 0)
+// or the deeper ring (A > 1) needs a few more registers: 3 blocks (72-80 registers at K = 5).
+constexpr int stream_min_blocks(bool aligned, int d, int a) {
+  return !aligned && (d > 0 || a > 1) ? 3 : 4;
+}
+
+template <int K, int R, bool kAligned, int D = 0, int A = 1>
+__global__ void __launch_bounds__(256, stream_min_blocks(kAligned, D, A))
     stream_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
-  constexpr int r = Win<K>::r, off = Win<K>::off, F = Win<K>::floats, N = R + K - 1;
+  constexpr int r = Win<K>::r, off = Win<K>::off, F = Win<K>::floats, N = R + K - 1, S = A + 1;
   const int x0 = 4 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y0 = R * static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x0 >= width || y0 >= height) return;
@@ -223,19 +233,22 @@ __global__ void __launch_bounds__(256, D > 0 && !kAligned ? 3 : 4)
     if (y >= 0 && y < height) prefetch_l2(in + static_cast<idx_t>(y) * width + x0);
   };
   float acc[R][4];
-  float v[2][F];  // the current input row and the next one
-  load_row<K, kAligned>(in, height, width, y0 - r, x0, v[0]);
+  float v[S][F];  // ring: the current input row and the A rows after it
+#pragma unroll
+  for (int t = 0; t < A && t < N; ++t) {
+    load_row<K, kAligned>(in, height, width, y0 - r + t, x0, v[t]);
+  }
   if constexpr (D > 0) {
 #pragma unroll
     for (int t = 2; t <= D && t < N; ++t) prefetch_row(t);
   }
 #pragma unroll
   for (int iy = 0; iy < N; ++iy) {
-    if (iy + 1 < N) load_row<K, kAligned>(in, height, width, y0 - r + iy + 1, x0, v[(iy + 1) % 2]);
+    if (iy + A < N) load_row<K, kAligned>(in, height, width, y0 - r + iy + A, x0, v[(iy + A) % S]);
     if constexpr (D > 0) {
       if (iy + 1 + D < N) prefetch_row(iy + 1 + D);
     }
-    const float(&w)[F] = v[iy % 2];
+    const float(&w)[F] = v[iy % S];
 #pragma unroll
     for (int o = 0; o < R; ++o) {
       const int i = iy - o;  // mask row that input row iy contributes to output row o
@@ -267,15 +280,15 @@ __global__ void __launch_bounds__(256, D > 0 && !kAligned ? 3 : 4)
   }
 }
 
-template <int K, int R, int D = 0>
+template <int K, int R, int D = 0, int A = 1>
 void launch_stream(const Image& img, cudaStream_t s) {
   const dim3 block(32, 8);
   const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), 4 * 32),
                   blocks_for(static_cast<std::size_t>(img.height), 8 * R));
   if (img.width % 4 == 0) {
-    stream_kernel<K, R, true, D><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+    stream_kernel<K, R, true, D, A><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   } else {
-    stream_kernel<K, R, false, D><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+    stream_kernel<K, R, false, D, A><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   }
   MEMLAB_CHECK_LAUNCH(stream_kernel);
 }
@@ -418,6 +431,24 @@ void launch_prefetch(const Image& img, cudaStream_t s) {
   }
 }
 
+// register_deep: register's stream_kernel (K <= 5) with the windows loaded kDeepRows rows ahead
+// into a ring of kDeepRows + 1 register rows (no prefetch hint).
+constexpr int kDeepRows = 2;
+
+void launch_deep(const Image& img, cudaStream_t s) {
+  switch (img.k) {
+    case 1:
+      return launch_stream<1, rows_for(1), 0, kDeepRows>(img, s);
+    case 3:
+      return launch_stream<3, rows_for(3), 0, kDeepRows>(img, s);
+    case 5:
+      return launch_stream<5, rows_for(5), 0, kDeepRows>(img, s);
+    default:
+      throw std::invalid_argument("conv2d register_deep: mask width " + std::to_string(img.k) +
+                                  " (needs 1..5)");
+  }
+}
+
 void dispatch(bool separable, const Image& img, float* tmp, cudaStream_t s) {
   switch (img.k) {
     case 1:
@@ -525,6 +556,8 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
       return launch_taps(img, mask, 2, stream);
     case Variant::RegisterPrefetch:
       return launch_prefetch(img, stream);
+    case Variant::RegisterDeep:
+      return launch_deep(img, stream);
     case Variant::Separable:
       return dispatch(true, img, tmp, stream);
     case Variant::Tma:

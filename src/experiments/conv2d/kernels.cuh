@@ -60,6 +60,10 @@ enum class Variant {
   // requests the thread's 16 bytes of the input row 2 rows beyond the next one into L2
   // (prefetch.global.L2: no register, no wait): 3 rows per warp on their way from DRAM, not 1.
   RegisterPrefetch,
+  // register_deep (issue 23, K <= 5): register's streamed kernel with the windows loaded 2 rows
+  // ahead into a 3-row register ring (slot t % 3, renamed by the unroll): the loads of 2 input
+  // rows per thread are in flight behind the FMAs of the current one, not 1; no prefetch hint.
+  RegisterDeep,
   // Only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a column pass
   // (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes still 8 H W; the
   // intermediate costs another 8 H W of DRAM traffic (16 H W total).
@@ -91,6 +95,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "register_taps with 2 x 8 outputs per thread: half the unrolled loop body (K >= 7)"},
     {Variant::RegisterPrefetch, "register_prefetch",
      "register's streamed R x 4 tile plus an L2 prefetch 2 rows ahead of the next row (K <= 5)"},
+    {Variant::RegisterDeep, "register_deep",
+     "register's streamed R x 4 tile, window loads 2 rows ahead in a 3-row register ring (K <= 5)"},
     {Variant::Separable, "separable",
      "separable mask only: row pass + column pass through an intermediate"},
     {Variant::Tma, "tma", "Hopper TMA: input tile + halo as one box, zero fill = ghost cells"},
