@@ -199,6 +199,10 @@ Bound bound_of(Variant v) {
     case Variant::ThreadTile256x128:
       return {256.0 * 128.0 / (2.0 * 384.0), 1.0,
               "FMA pipe: 512 FFMA per 24 LDS.128, 256 x 128 tile, cp.async ring -> peak"};
+    case Variant::ThreadTile8x16Db:
+      return {32, 1.0,
+              "FMA pipe: 128 FFMA per 6 LDS.128, fragments double-buffered, 1 barrier per 1024 "
+              "FFMA -> peak"};
     case Variant::Cublas:
       return {0, 1.0, "FMA pipe -> peak (cuBLAS measured 50.5 TFLOP/s: 75%)"};
   }

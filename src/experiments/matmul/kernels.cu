@@ -467,6 +467,10 @@ Choice choose(Variant variant, int M, int N, int K) {
       }
       return {thread_tile_256x128_kernel_fn(), dim3(N / kBig256BN, M / kBig256BM),
               dim3(kBig256Threads), kBig256Smem};
+    case Variant::ThreadTile8x16Db:
+      // Whole tiles only (as thread_tile_8x16); other sizes run double_buffer's guarded kernel.
+      if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
+      return {thread_tile_db_kernel_fn(), grid128, dim3(kDbThreads)};
     case Variant::Cublas:
       throw std::logic_error("matmul: cublas is not one of memlab's kernels (see vendor.hpp)");
   }
