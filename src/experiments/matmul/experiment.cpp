@@ -253,6 +253,7 @@ bench::Experiment make() {
       .test_point({{"m", "128"}, {"n", "256"}, {"k", "16"}})   // thread_tile_bk16: one k tile
       .test_point({{"m", "256"}, {"n", "128"}, {"k", "48"}})   // thread_tile_bk16: 3 k tiles
       .test_point({{"m", "512"}, {"n", "256"}, {"k", "64"}})   // thread_tile_256x128: 2 x 2 blocks
+      .test_point({{"m", "128"}, {"n", "256"}, {"k", "8"}})    // thread_tile_8x16_db: one k tile
       .bytes([](const Params& p) {
         const double m = static_cast<double>(p.n("m")), n = static_cast<double>(p.n("n")),
                      k = static_cast<double>(p.n("k"));
