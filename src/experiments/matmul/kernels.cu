@@ -401,6 +401,9 @@ __global__ void __launch_bounds__(kTtThreads, 2)
   tt::store_tile<int>(C, N, n0 + nbase, acc, [&](int i) { return m0 + mbase + tt::patch_row(i); });
 }
 
+// thread_tile_8x16_db (kernels_db.cu) runs exactly where fast_path holds.
+static_assert(kDbBM == kBM && kDbBN == kBN && kDbBK == kBK, "thread_tile_8x16_db's tile");
+
 // The kernel `launch` runs for this variant and size, with its block shape.
 struct Choice {
   const void* fn;
