@@ -85,7 +85,7 @@ TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
   expect_exact_for({Variant::NaiveUncoalesced, Variant::Naive, Variant::Tiled16, Variant::Tiled32,
                     Variant::Block1d, Variant::Block2d, Variant::Vectorized, Variant::Warptile,
                     Variant::DoubleBuffer, Variant::ThreadTile8x16, Variant::ThreadTileBk16,
-                    Variant::ThreadTile256x128},
+                    Variant::ThreadTile256x128, Variant::ThreadTile8x16Db},
                    true);
 }
 

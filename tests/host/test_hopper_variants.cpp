@@ -49,7 +49,8 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"tensor_cores", "wgmma"},
                            {"matmul", "thread_tile_256x128"},
                            {"histogram", "per_lane_lean"},
-                           {"histogram", "per_lane_deep"}};
+                           {"histogram", "per_lane_deep"},
+                           {"matmul", "thread_tile_8x16_db"}};
 
 bool planned(const Plan& plan, const std::string& variant) {
   for (const ExperimentPlan& ep : plan.experiments) {

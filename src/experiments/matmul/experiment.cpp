@@ -199,6 +199,10 @@ Bound bound_of(Variant v) {
     case Variant::ThreadTile256x128:
       return {256.0 * 128.0 / (2.0 * 384.0), 1.0,
               "FMA pipe: 512 FFMA per 24 LDS.128, 256 x 128 tile, cp.async ring -> peak"};
+    case Variant::ThreadTile8x16Db:
+      return {32, 1.0,
+              "FMA pipe: 128 FFMA per 6 LDS.128, fragments double-buffered, 1 barrier per 1024 "
+              "FFMA -> peak"};
     case Variant::Cublas:
       return {0, 1.0, "FMA pipe -> peak (cuBLAS measured 50.5 TFLOP/s: 75%)"};
   }
@@ -249,6 +253,7 @@ bench::Experiment make() {
       .test_point({{"m", "128"}, {"n", "256"}, {"k", "16"}})   // thread_tile_bk16: one k tile
       .test_point({{"m", "256"}, {"n", "128"}, {"k", "48"}})   // thread_tile_bk16: 3 k tiles
       .test_point({{"m", "512"}, {"n", "256"}, {"k", "64"}})   // thread_tile_256x128: 2 x 2 blocks
+      .test_point({{"m", "128"}, {"n", "256"}, {"k", "8"}})    // thread_tile_8x16_db: one k tile
       .bytes([](const Params& p) {
         const double m = static_cast<double>(p.n("m")), n = static_cast<double>(p.n("n")),
                      k = static_cast<double>(p.n("k"));

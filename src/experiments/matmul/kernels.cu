@@ -401,6 +401,9 @@ __global__ void __launch_bounds__(kTtThreads, 2)
   tt::store_tile<int>(C, N, n0 + nbase, acc, [&](int i) { return m0 + mbase + tt::patch_row(i); });
 }
 
+// thread_tile_8x16_db (kernels_db.cu) runs exactly where fast_path holds.
+static_assert(kDbBM == kBM && kDbBN == kBN && kDbBK == kBK, "thread_tile_8x16_db's tile");
+
 // The kernel `launch` runs for this variant and size, with its block shape.
 struct Choice {
   const void* fn;
@@ -467,6 +470,10 @@ Choice choose(Variant variant, int M, int N, int K) {
       }
       return {thread_tile_256x128_kernel_fn(), dim3(N / kBig256BN, M / kBig256BM),
               dim3(kBig256Threads), kBig256Smem};
+    case Variant::ThreadTile8x16Db:
+      // Whole tiles only (as thread_tile_8x16); other sizes run double_buffer's guarded kernel.
+      if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
+      return {thread_tile_db_kernel_fn(), grid128, dim3(kDbThreads)};
     case Variant::Cublas:
       throw std::logic_error("matmul: cublas is not one of memlab's kernels (see vendor.hpp)");
   }

@@ -20,8 +20,8 @@
 // Variants: the enumerators of `Variant` below, each one step with its reason.
 // The fast kernels (vectorized, warptile, double_buffer) run an unguarded float4 path when
 // M % 128 == N % 128 == 0 and K % 8 == 0, and a guarded path (scalar loads with zero fill, guarded
-// stores) otherwise; thread_tile_8x16 has only the unguarded kernel and runs double_buffer's
-// guarded one at other sizes. Every variant works at every size.
+// stores) otherwise; thread_tile_8x16 (and _db) has only the unguarded kernel and runs
+// double_buffer's guarded one at other sizes. Every variant works at every size.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -87,6 +87,13 @@ enum class Variant {
   // SM: 42.7 instead of 32 flop per byte of L2 traffic. Whole tiles (M % 256, N % 128, K % 32)
   // only, else double_buffer's kernel.
   ThreadTile256x128,
+  // Issue 23, round 4: thread_tile_8x16 with the cuBLAS/maxas inner-loop schedule
+  // (kernels_db.cu): two register sets of fragments (k step k + 1's 6 LDS.128 in flight during
+  // k step k's 128 FFMA), the one barrier per k tile before the last k step (the next tile's first
+  // fragments load during its FFMA), a branch-free loop body with immediate shared offsets, B's
+  // staging stores as 2 STS.128. Same tiles and sizes as thread_tile_8x16 (fast_path, else
+  // double_buffer's guarded kernel).
+  ThreadTile8x16Db,
   // cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line. Not one of memlab's
   // kernels: it runs through vendor.hpp, and `launch`/`kernel_info` reject it (std::logic_error).
   Cublas,
@@ -115,6 +122,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "thread_tile_8x16 with 16-deep k tiles: half the barriers, staging in two halves"},
     {Variant::ThreadTile256x128, "thread_tile_256x128",
      "256 x 128 block tile, 256 threads of 8 x 16, 3-stage cp.async ring, 1 block per SM"},
+    {Variant::ThreadTile8x16Db, "thread_tile_8x16_db",
+     "thread_tile_8x16 with double-buffered fragments, barrier before the last k step"},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T"},
 };
 

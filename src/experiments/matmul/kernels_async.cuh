@@ -37,4 +37,12 @@ inline constexpr int kBig256Smem = 3 * (kBig256BM * kBig256BK + kBig256BK * kBig
 // raises its dynamic shared-memory limit to kBig256Smem.
 const void* thread_tile_256x128_kernel_fn();
 
+// thread_tile_8x16_db (kernels_db.cu): thread_tile_8x16 with double-buffered fragments and one
+// barrier before the last k step, 128 threads, static shared memory. Whole tiles only (the caller
+// checks fast_path).
+inline constexpr int kDbThreads = 128;
+inline constexpr int kDbBM = 128, kDbBN = 128, kDbBK = 8;
+// The kernel, (int M, int N, int K, const float* A, const float* B, float* C).
+const void* thread_tile_db_kernel_fn();
+
 }  // namespace memlab::lessons::matmul

@@ -1,9 +1,10 @@
 // Device pieces of matmul's 8 x 16 thread-tile kernels: thread_tile_8x16 (kernels.cu),
 // thread_tile_bk16 (kernels_bk16.cu), cp_async (kernels_async.cu), thread_tile_256x128
-// (kernels_256.cu) and tma (kernels_tma.cu). Each thread owns 8 x 16 accumulators; warps are
-// 64 x 64 warp tiles (2 across N), lanes 8 (M) x 4 (N), a lane's 16 columns are four float4
-// patches 16 columns apart. What the variants differ in (how the k tiles reach shared memory, the
-// block tile, the rows a thread owns) stays in their files; the pieces they share are here.
+// (kernels_256.cu), tma (kernels_tma.cu) and thread_tile_8x16_db (kernels_db.cu). Each thread owns
+// 8 x 16 accumulators; warps are 64 x 64 warp tiles (2 across N), lanes 8 (M) x 4 (N), a lane's 16
+// columns are four float4 patches 16 columns apart. What the variants differ in (how the k tiles
+// reach shared memory, the block tile, the rows a thread owns) stays in their files; the pieces
+// they share are here.
 #pragma once
 
 #include <cuda_runtime.h>
