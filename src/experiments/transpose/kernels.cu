@@ -159,6 +159,12 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
       MEMLAB_CHECK_LAUNCH(tile64_f4);
       return;
     }
+    case Variant::Tile64F4Grouped:
+      launch_tile64_grouped(in, out, rows, cols, s);
+      return;
+    case Variant::Tile64F4Deep:
+      launch_tile64_deep(in, out, rows, cols, s);
+      return;
     case Variant::Tma:
       launch_tma(in, out, rows, cols, s);
       return;
