@@ -97,6 +97,7 @@ Model model_of(Variant v) {
     case Variant::Tma:
     case Variant::TmaPipelined:
     case Variant::TmaPipelinedMany:
+    case Variant::TmaWs:
     case Variant::Copy:
       return coalesced;
   }
@@ -145,7 +146,8 @@ bench::Experiment make() {
     b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {
        launch(id, st.in.get(), st.out.get(), st.rows, st.cols, s);
      }).predict(model_of(id));
-    if (id == Variant::Tma || id == Variant::TmaPipelined || id == Variant::TmaPipelinedMany) {
+    if (id == Variant::Tma || id == Variant::TmaPipelined || id == Variant::TmaPipelinedMany ||
+        id == Variant::TmaWs) {
       b.only_if([](const Params& p) { return p.n("rows") % 4 == 0 && p.n("cols") % 4 == 0; },
                 "TMA: needs rows and cols multiples of 4 (16-byte row strides)")
           .needs_device([](const Params&) { return hopper::sm90_or_no_device(); },

@@ -174,6 +174,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::TmaPipelinedMany:
       launch_tma_pipelined_many(in, out, rows, cols, s);
       return;
+    case Variant::TmaWs:
+      launch_tma_ws(in, out, rows, cols, s);
+      return;
     case Variant::Copy:
       copy_tile<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);
       MEMLAB_CHECK_LAUNCH(copy_tile);

@@ -56,6 +56,12 @@ enum class Variant {
   // flight and 2 store buffers per block (17 KiB), so 12 blocks of 64 threads per SM instead of
   // 8: more independent wait -> transpose -> store chains per SM; rows, cols multiples of 4.
   TmaPipelinedMany,
+  // Round three (kernels_tma_ws.cu, issue 23): warp-specialised TMA: a persistent grid of blocks
+  // with one producer warp (one lane issuing the 32x32 box loads into an 8-stage ring with full /
+  // empty mbarriers) and 4 consumer warps, each its own chain (transpose in registers, TMA store
+  // from its 2 output buffers); __syncwarp only, no __syncthreads in the steady state; tiles in
+  // the grouped raster; rows, cols multiples of 4.
+  TmaWs,
   // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
   // ceiling a tiled transpose is measured against.
   Copy,
@@ -78,6 +84,9 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "Hopper TMA, persistent: 4 tile loads in flight per block, 2 store buffers, overlapped"},
     {Variant::TmaPipelinedMany, "tma_pipelined_many",
      "tma_pipelined with 2 load stages + 2 store buffers: 12 blocks per SM instead of 8"},
+    {Variant::TmaWs, "tma_ws",
+     "Hopper TMA, warp-specialised: a producer warp, 4 consumer warps, mbarrier ring, no "
+     "__syncthreads"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
@@ -92,6 +101,8 @@ void launch_tma_pipelined(const float* in, float* out, int rows, int cols, cudaS
 // The TmaPipelinedMany variant (kernels_tma_pipelined.cu); same needs.
 void launch_tma_pipelined_many(const float* in, float* out, int rows, int cols,
                                cudaStream_t stream);
+// The TmaWs variant (kernels_tma_ws.cu); same needs.
+void launch_tma_ws(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
