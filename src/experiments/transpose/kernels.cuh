@@ -85,8 +85,7 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
     {Variant::TmaPipelinedMany, "tma_pipelined_many",
      "tma_pipelined with 2 load stages + 2 store buffers: 12 blocks per SM instead of 8"},
     {Variant::TmaWs, "tma_ws",
-     "Hopper TMA, warp-specialised: a producer warp, 4 consumer warps, mbarrier ring, no "
-     "__syncthreads"},
+     "Hopper TMA, warp-specialised: producer warp + 4 consumer warps, mbarrier ring"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
