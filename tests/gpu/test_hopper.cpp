@@ -53,6 +53,8 @@ const Named kHopper[] = {
     {"bandwidth", "bulk_ring_hint", 9},
     {"bandwidth", "bulk_ring_many", 9},
     {"smem_reverse", "bulk_pipelined_many", 9},
+    // Issue 23, round three: the warp-specialised TMA transpose.
+    {"transpose", "tma_ws", 9},
 };
 
 int cc_major() {

@@ -85,6 +85,68 @@ __global__ void dynamic_reverse_f4(const float* __restrict__ in, float* __restri
   }
 }
 
+// dynamic_f4 with every load of a thread in flight at once. In dynamic_reverse_f4 the loop
+// `s4[q] = in4[q]` is not unrolled (its trip count is a runtime value): one LDG.128, then the
+// STS.128 that waits for it, so a thread has one 16-byte load in flight (4 KiB per block). Here
+// the segment is a compile-time kDynSeg floats and 256 threads: a full segment is exactly
+// kF4PerThread = 4 quads per thread, loaded into registers by 4 independent LDG.128 before the
+// first shared store (16 KiB per block in flight). If the mirrored range is 16-byte aligned (n a
+// multiple of 4) each thread stores 4 quads, one LDS.128 + one STG.128 each: out quad i of the
+// mirror is shared quad Q - 1 - i with its lanes reversed (a warp reads 32 consecutive quads,
+// descending: 4 wavefronts, conflict-free). A partial segment or a misaligned
+// mirror takes dynamic_reverse_f4's element-wise edge handling.
+constexpr unsigned kF4Threads = 256;
+constexpr unsigned kF4PerThread = kDynSeg / 4 / kF4Threads;
+static_assert(kF4PerThread * 4 * kF4Threads == kDynSeg);
+
+__global__ void __launch_bounds__(kF4Threads)
+    dynamic_reverse_f4_x4(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+  extern __shared__ float4 s4[];  // kDynSeg floats, sized at launch as dynamic_f4's
+  float* s = reinterpret_cast<float*>(s4);
+  const Segment g = segment(n, kDynSeg);
+  const unsigned t = threadIdx.x;
+  const bool full = g.len == kDynSeg;
+  if (full) {
+    const float4* in4 = reinterpret_cast<const float4*>(in + g.first);
+    float4 v[kF4PerThread];
+#pragma unroll
+    for (unsigned k = 0; k < kF4PerThread; ++k) v[k] = in4[t + k * kF4Threads];
+#pragma unroll
+    for (unsigned k = 0; k < kF4PerThread; ++k) s4[t + k * kF4Threads] = v[k];
+  } else {
+    const std::size_t quads = g.len / 4;
+    const float4* in4 = reinterpret_cast<const float4*>(in + g.first);
+    for (std::size_t q = t; q < quads; q += kF4Threads) s4[q] = in4[q];
+    for (std::size_t i = quads * 4 + t; i < g.len; i += kF4Threads) s[i] = in[g.first + i];
+  }
+  __syncthreads();
+  if (full && g.mirror % 4 == 0) {
+    constexpr unsigned kQ = kDynSeg / 4;
+    float4* out4 = reinterpret_cast<float4*>(out + g.mirror);
+#pragma unroll
+    for (unsigned k = 0; k < kF4PerThread; ++k) {
+      const unsigned i = t + k * kF4Threads;
+      const float4 a = s4[kQ - 1 - i];
+      out4[i] = make_float4(a.w, a.z, a.y, a.x);
+    }
+    return;
+  }
+  const std::size_t end = g.mirror + g.len;
+  const std::size_t q0 = g.mirror / 4, q1 = (end - 1) / 4;  // output quads touched
+  float4* out4 = reinterpret_cast<float4*>(out);
+  for (std::size_t q = q0 + t; q <= q1; q += kF4Threads) {
+    const std::size_t j = 4 * q;  // out[j + k] = s[(end - 1) - (j + k)]
+    if (j >= g.mirror && j + 4 <= end) {
+      const std::size_t r = end - 1 - j;
+      out4[q] = make_float4(s[r], s[r - 1], s[r - 2], s[r - 3]);
+    } else {
+      for (std::size_t k = 0; k < 4; ++k) {
+        if (j + k >= g.mirror && j + k < end) out[j + k] = s[end - 1 - (j + k)];
+      }
+    }
+  }
+}
+
 unsigned segments(std::size_t n, std::size_t seg) {
   return blocks_for(n, static_cast<unsigned>(seg));
 }
@@ -116,6 +178,10 @@ void launch(Variant variant, const float* in, float* out, std::size_t n, cudaStr
     case Variant::DynamicF4:
       dynamic_reverse_f4<<<segments(n, kDynSeg), 256, kDynSeg * 4, s>>>(in, out, n, kDynSeg);
       MEMLAB_CHECK_LAUNCH(dynamic_reverse_f4);
+      return;
+    case Variant::DynamicF4X4:
+      dynamic_reverse_f4_x4<<<segments(n, kDynSeg), kF4Threads, kDynSeg * 4, s>>>(in, out, n);
+      MEMLAB_CHECK_LAUNCH(dynamic_reverse_f4_x4);
       return;
     case Variant::Bulk:
       launch_bulk_reverse(in, out, n, s);

@@ -92,9 +92,12 @@ Model model_of(Variant v) {
     case Variant::SmemPadded:
     case Variant::PaddedCoarse:
     case Variant::Tile64F4:
+    case Variant::Tile64F4Grouped:
+    case Variant::Tile64F4Deep:
     case Variant::Tma:
     case Variant::TmaPipelined:
     case Variant::TmaPipelinedMany:
+    case Variant::TmaWs:
     case Variant::Copy:
       return coalesced;
   }
@@ -120,6 +123,11 @@ bench::Experiment make() {
       // block's ring wraps; 260 x 132 above: 45 tiles over 4 blocks; tma_pipelined_many: 1024
       // tiles over 171 blocks, 45 over 8 (its 2-stage ring wraps 2-3 times)
       .test_point({{"rows", "1000"}, {"cols", "996"}})
+      // tile64_f4_grouped: 19 x 10 tiles, raster bands of 8, 8, 3 tile rows and squares 8 and 2
+      // wide, float4 path plus clipped edge tiles; tile64_f4_deep: 10 x 10 tiles of 128 x 64
+      // (bands 8 and 2, the last tile row 4 rows high). 260 x 132, 1000 x 996, 1000 x 999 above
+      // cover both too (one band; the scalar path at 999).
+      .test_point({{"rows", "1156"}, {"cols", "600"}})
       .validate(validate)
       .bytes(useful)
       .footprint(useful)
@@ -138,7 +146,8 @@ bench::Experiment make() {
     b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {
        launch(id, st.in.get(), st.out.get(), st.rows, st.cols, s);
      }).predict(model_of(id));
-    if (id == Variant::Tma || id == Variant::TmaPipelined || id == Variant::TmaPipelinedMany) {
+    if (id == Variant::Tma || id == Variant::TmaPipelined || id == Variant::TmaPipelinedMany ||
+        id == Variant::TmaWs) {
       b.only_if([](const Params& p) { return p.n("rows") % 4 == 0 && p.n("cols") % 4 == 0; },
                 "TMA: needs rows and cols multiples of 4 (16-byte row strides)")
           .needs_device([](const Params&) { return hopper::sm90_or_no_device(); },

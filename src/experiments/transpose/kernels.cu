@@ -159,6 +159,12 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
       MEMLAB_CHECK_LAUNCH(tile64_f4);
       return;
     }
+    case Variant::Tile64F4Grouped:
+      launch_tile64_grouped(in, out, rows, cols, s);
+      return;
+    case Variant::Tile64F4Deep:
+      launch_tile64_deep(in, out, rows, cols, s);
+      return;
     case Variant::Tma:
       launch_tma(in, out, rows, cols, s);
       return;
@@ -167,6 +173,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
       return;
     case Variant::TmaPipelinedMany:
       launch_tma_pipelined_many(in, out, rows, cols, s);
+      return;
+    case Variant::TmaWs:
+      launch_tma_ws(in, out, rows, cols, s);
       return;
     case Variant::Copy:
       copy_tile<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);

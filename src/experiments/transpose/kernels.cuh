@@ -34,6 +34,15 @@ enum class Variant {
   // (bank r + 4j + k) and the column reads (bank 4i + k + c) hit 32 different banks. Edge tiles and
   // sizes whose rows or cols are not multiples of 4 take a scalar path.
   Tile64F4,
+  // Issue 23 (kernels_tile.cu): tile64_f4's kernel on a 1D grid with a grouped raster: consecutive
+  // block ids cover 8 x 8 squares of tiles (bands of 8 tile rows, squares in column order), so
+  // the resident blocks write 2 KiB contiguous per out row instead of ~1 KiB, and read 2 KiB+ per
+  // in row.
+  Tile64F4Grouped,
+  // Issue 23 (kernels_tile.cu): 128 in rows x 64 in cols per block (65-float padded rows, 33 KiB),
+  // 256 threads with 8 independent float4 loads each before the barrier (32 KiB in flight per
+  // block) and 8 float4 stores of 512 contiguous bytes per out row; the grouped raster.
+  Tile64F4Deep,
   // Hopper (sm_90), kernels_tma.cu: 32x32 boxes loaded and stored by the Tensor Memory
   // Accelerator (2D tensor maps, mbarrier, 128-byte swizzle), transposed in shared memory as 4x4
   // register blocks with 16-byte conflict-free accesses; rows, cols multiples of 4.
@@ -47,6 +56,12 @@ enum class Variant {
   // flight and 2 store buffers per block (17 KiB), so 12 blocks of 64 threads per SM instead of
   // 8: more independent wait -> transpose -> store chains per SM; rows, cols multiples of 4.
   TmaPipelinedMany,
+  // Round three (kernels_tma_ws.cu, issue 23): warp-specialised TMA: a persistent grid of blocks
+  // with one producer warp (one lane issuing the 32x32 box loads into an 8-stage ring with full /
+  // empty mbarriers) and 4 consumer warps, each its own chain (transpose in registers, TMA store
+  // from its 2 output buffers); __syncwarp only, no __syncthreads in the steady state; tiles in
+  // the grouped raster; rows, cols multiples of 4.
+  TmaWs,
   // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
   // ceiling a tiled transpose is measured against.
   Copy,
@@ -59,16 +74,25 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
     {Variant::PaddedCoarse, "padded_coarse", "32x33 tile, 32x8 threads moving 4 rows each"},
     {Variant::Tile64F4, "tile64_f4",
      "64x65 tile, float4 global accesses, conflict-free warp mapping"},
+    {Variant::Tile64F4Grouped, "tile64_f4_grouped",
+     "tile64_f4 with a grouped raster: 8 x 8 squares of tiles per 64 consecutive blocks"},
+    {Variant::Tile64F4Deep, "tile64_f4_deep",
+     "128 x 64 tiles, 8 float4 loads in flight per thread, grouped raster"},
     {Variant::Tma, "tma",
      "Hopper TMA: 32x32 boxes in and out by the copy engine, swizzled tile, 4x4 blocks"},
     {Variant::TmaPipelined, "tma_pipelined",
      "Hopper TMA, persistent: 4 tile loads in flight per block, 2 store buffers, overlapped"},
     {Variant::TmaPipelinedMany, "tma_pipelined_many",
      "tma_pipelined with 2 load stages + 2 store buffers: 12 blocks per SM instead of 8"},
+    {Variant::TmaWs, "tma_ws",
+     "Hopper TMA, warp-specialised: producer warp + 4 consumer warps, mbarrier ring"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
 
+// The Tile64F4Grouped and Tile64F4Deep variants (kernels_tile.cu); any rows, cols.
+void launch_tile64_grouped(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+void launch_tile64_deep(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tma variant (kernels_tma.cu); needs sm_90 and rows, cols multiples of 4.
 void launch_tma(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The TmaPipelined variant (kernels_tma_pipelined.cu); same needs.
@@ -76,6 +100,8 @@ void launch_tma_pipelined(const float* in, float* out, int rows, int cols, cudaS
 // The TmaPipelinedMany variant (kernels_tma_pipelined.cu); same needs.
 void launch_tma_pipelined_many(const float* in, float* out, int rows, int cols,
                                cudaStream_t stream);
+// The TmaWs variant (kernels_tma_ws.cu); same needs.
+void launch_tma_ws(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 

@@ -1,0 +1,124 @@
+// transpose, issue 23 round three: tile64_f4's tile on a grouped block raster, and a deeper tile.
+//
+// What it does to memory: the same as tile64_f4 (every useful byte once in and once out, whole
+// 128-byte lines each way through a 65-float padded shared tile), in a different order.
+//
+// Raster: tile64_f4 launches a 2D grid, so consecutive block ids walk one tile row of `in` (the
+// ~1056 resident blocks at 16384^2 cover about 4 tile rows x 256 tile columns): the reads stream
+// along whole rows of `in`, but each row of `out` receives only ~4 tiles x 256 B = 1 KiB from
+// the resident blocks, scattered over 256 out rows 64 KiB apart. Here the grid is 1D and block b
+// takes tile (tr, tc) of a band-of-squares raster: bands of G tile rows, each cut into squares of
+// G x G tiles in column order, tiles row-major inside a square. With G = 8, every 64 consecutive
+// blocks cover a 512 x 512 square: 8 tiles x 256 B = 2 KiB contiguous per in row and per out row,
+// and consecutive squares continue along the same 512 in rows.
+//
+// Deep tile (R = 2): 128 in rows x 64 in cols per block, 256 threads, 8 independent float4
+// loads per thread before the barrier (32 KiB per block in flight instead of 16 KiB) and 8 float4
+// stores after it; each out row receives 512 contiguous bytes per tile. 33 KiB of shared memory:
+// 6 blocks per SM.
+//
+// Banks (R = 1 is tile64_f4's mapping): a warp loads 4 in rows x 8 float4 and stores its scalars
+// at (row + 4 j + e) mod 32: 32 distinct banks; it stores 4 out rows x 8 float4, reading column
+// words at (4 j + c + e) mod 32 (row stride 65 = 1 mod 32): 32 distinct banks. For R = 2 the
+// store phase's j spans 32 float4 (l % 8 + 8 (w % 4)); 4 j mod 32 depends only on l % 8, so the
+// same argument holds.
+#include <cuda_runtime.h>
+
+#include "common/launch.hpp"
+#include "transpose/kernels.cuh"
+#include "transpose/raster.cuh"
+
+namespace memlab::lessons::transpose {
+namespace {
+
+constexpr int kW = 64;      // tile width in `in` columns (= out rows)
+constexpr int kP = kW + 1;  // padded row stride of the shared tile
+constexpr int kThreads = 256;
+
+__device__ __forceinline__ std::size_t at(int r, int c, int width) {
+  return static_cast<std::size_t>(r) * static_cast<std::size_t>(width) +
+         static_cast<std::size_t>(c);
+}
+
+// A (64 R) x 64 tile of `in` per block: rows r0 .. r0 + 64 R, cols c0 .. c0 + 64. Thread t, lane
+// l, warp w. Load phase: j = l % 8 + 8 (w % 2) (float4 of a 64-float in row), q = l / 8 + 4 (w / 2)
+// (row of a 16-row step), 4 R steps. Store phase: out row c0 + c holds in rows r0 .. r0 + 64 R,
+// i.e. 16 R float4: j = l % 8 + 8 (w % (2 R)), q = l / 8 + 4 (w / (2 R)) (16 / R out rows per
+// step), 4 R steps. `vec` (rows, cols multiples of 4) and a full tile select the float4 path;
+// otherwise the block moves its tile element by element.
+template <int R>
+__global__ void __launch_bounds__(kThreads)
+    tile_grouped(const float* __restrict__ in, float* __restrict__ out, int rows, int cols,
+                 unsigned tiles_r, unsigned tiles_c, bool vec) {
+  constexpr int kH = kW * R;        // tile height in `in` rows
+  constexpr int kSteps = 4 * R;     // float4 per thread per phase
+  constexpr int kOutStep = 16 / R;  // out rows per store step
+  __shared__ float tile[kH * kP];
+  unsigned tr = 0, tc = 0;
+  grouped_tile(blockIdx.x, tiles_r, tiles_c, tr, tc);
+  const int t = static_cast<int>(threadIdx.x);
+  const int r0 = static_cast<int>(tr) * kH, c0 = static_cast<int>(tc) * kW;
+  const bool full = vec && r0 + kH <= rows && c0 + kW <= cols;
+  const int lane = t % 32, warp = t / 32;
+  if (full) {
+    const int j = lane % 8 + 8 * (warp % 2), q = lane / 8 + 4 * (warp / 2);
+    float4 v[kSteps];
+#pragma unroll
+    for (int k = 0; k < kSteps; ++k) {
+      v[k] = *reinterpret_cast<const float4*>(in + at(r0 + q + 16 * k, c0 + 4 * j, cols));
+    }
+#pragma unroll
+    for (int k = 0; k < kSteps; ++k) {
+      float* d = tile + (q + 16 * k) * kP + 4 * j;
+      d[0] = v[k].x;
+      d[1] = v[k].y;
+      d[2] = v[k].z;
+      d[3] = v[k].w;
+    }
+  } else {
+    for (int e = t; e < kH * kW; e += kThreads) {
+      const int r = e / kW, c = e % kW;
+      if (r0 + r < rows && c0 + c < cols) tile[r * kP + c] = in[at(r0 + r, c0 + c, cols)];
+    }
+  }
+  __syncthreads();
+  if (full) {
+    const int j = lane % 8 + 8 * (warp % (2 * R)), q = lane / 8 + 4 * (warp / (2 * R));
+    // Out row c0 + c (= in column c0 + c), float4 j covers in rows r0 + 4j .. 4j + 3.
+#pragma unroll
+    for (int k = 0; k < kSteps; ++k) {
+      const int c = q + kOutStep * k;
+      const float* s = tile + 4 * j * kP + c;
+      const float4 v = make_float4(s[0], s[kP], s[2 * kP], s[3 * kP]);
+      *reinterpret_cast<float4*>(out + at(c0 + c, r0 + 4 * j, rows)) = v;
+    }
+  } else {
+    for (int e = t; e < kH * kW; e += kThreads) {
+      const int c = e / kH, r = e % kH;
+      if (r0 + r < rows && c0 + c < cols) out[at(c0 + c, r0 + r, rows)] = tile[r * kP + c];
+    }
+  }
+}
+
+template <int R>
+void launch_grouped(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  const unsigned tiles_r = blocks_for(static_cast<std::size_t>(rows), kW * R);
+  const unsigned tiles_c = blocks_for(static_cast<std::size_t>(cols), kW);
+  const bool vec = rows % 4 == 0 && cols % 4 == 0;
+  tile_grouped<R>
+      <<<tiles_r * tiles_c, kThreads, 0, s>>>(in, out, rows, cols, tiles_r, tiles_c, vec);
+}
+
+}  // namespace
+
+void launch_tile64_grouped(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  launch_grouped<1>(in, out, rows, cols, s);
+  MEMLAB_CHECK_LAUNCH(tile64_f4_grouped);
+}
+
+void launch_tile64_deep(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  launch_grouped<2>(in, out, rows, cols, s);
+  MEMLAB_CHECK_LAUNCH(tile64_f4_deep);
+}
+
+}  // namespace memlab::lessons::transpose
