@@ -161,7 +161,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   // Every multicast into this CTA completed on its `full` (its consumers waited for all of them);
   // the peer must not exit while this CTA's arrivals on its `empty` may be in flight, nor before
-  // this CTA's copies into it landed: both wait here.
+  // this CTA's copies into it landed: both wait here (each warp converged for the .aligned form).
+  __syncwarp();
   hp::cluster_sync();
 }
 
