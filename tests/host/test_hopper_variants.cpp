@@ -122,11 +122,11 @@ TEST(HopperVariants, SkipWithTheirReasonWhereTheyCannotRun) {
   EXPECT_FALSE(
       persistent->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
   EXPECT_NE(persistent->only.find("bf16"), std::string::npos) << persistent->only;
-  const Variant* cluster = find_experiment("tensor_cores")->find_variant("wgmma_cluster");
-  ASSERT_NE(cluster, nullptr);
+  const Variant* wgmma_cl = find_experiment("tensor_cores")->find_variant("wgmma_cluster");
+  ASSERT_NE(wgmma_cl, nullptr);
   EXPECT_FALSE(
-      cluster->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
-  EXPECT_NE(cluster->only.find("bf16"), std::string::npos) << cluster->only;
+      wgmma_cl->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
+  EXPECT_NE(wgmma_cl->only.find("bf16"), std::string::npos) << wgmma_cl->only;
   const Variant* bulk = find_experiment("bandwidth")->find_variant("bulk_copy");
   ASSERT_NE(bulk, nullptr);
   EXPECT_FALSE(bulk->applies_to(Params(Kv{{"op", "add"}, {"n", "4096"}})));
