@@ -42,6 +42,7 @@ const Named kHopper[] = {
     {"smem_reverse", "bulk", 9},
     {"tensor_cores", "wgmma", 9},
     {"tensor_cores", "wgmma_persistent", 9},
+    {"tensor_cores", "wgmma_cluster", 9},
     {"conv2d", "tma", 9},
     {"conv2d", "cluster", 9},
     // Issue 23: the pipelined (persistent, ring-buffered) steps of the memory-bound ladder.
@@ -125,13 +126,15 @@ TEST(HopperWgmma, IntegerInputsAreExactAtOddSizes) {
   // Whole tiles; one short of a tile; one past; many k tiles (ring wraps); a 1 x 1 x 1.
   const Size sizes[] = {{128, 256, 64},  {127, 255, 63}, {129, 257, 65},
                         {300, 520, 777}, {1, 1, 1},      {2200, 40, 24}};
-  // Both wgmma kernels; the persistent one also with 3 CTAs, so each walks several tiles and the
-  // ring's stages and phases carry across tile boundaries.
+  // The three BF16 wgmma kernels; the persistent one also with 3 CTAs, so each walks several tiles
+  // and the ring's stages and phases carry across tile boundaries. The 2-CTA cluster kernel sees
+  // odd block-row counts (1, 3: the second CTA of the last cluster computes nothing) and even ones.
   struct Launcher {
     const char* name;
-    int max_ctas;  // -1: the non-persistent kernel
+    int max_ctas;  // -1: the non-persistent kernel, -2: the cluster kernel
   };
-  const Launcher launchers[] = {{"wgmma", -1}, {"wgmma_persistent", 0}, {"wgmma_persistent/3", 3}};
+  const Launcher launchers[] = {
+      {"wgmma", -1}, {"wgmma_persistent", 0}, {"wgmma_persistent/3", 3}, {"wgmma_cluster", -2}};
   Stream stream;
   for (const Launcher& l : launchers) {
     for (const Size& s : sizes) {
@@ -163,8 +166,11 @@ TEST(HopperWgmma, IntegerInputsAreExactAtOddSizes) {
       da.copy_from_host(ha.data(), ha.size());
       db.copy_from_host(hb.data(), hb.size());
       dc.fill_bytes(0xFF, stream.get());  // NaN: an element never written fails
-      if (l.max_ctas < 0) {
+      if (l.max_ctas == -1) {
         lessons::tensor_cores::launch_wgmma_bf16(da.get(), db.get(), dc.get(), g, stream.get());
+      } else if (l.max_ctas == -2) {
+        lessons::tensor_cores::launch_wgmma_cluster_bf16(da.get(), db.get(), dc.get(), g,
+                                                         stream.get());
       } else {
         lessons::tensor_cores::launch_wgmma_persistent_bf16(da.get(), db.get(), dc.get(), g,
                                                             stream.get(), l.max_ctas);

@@ -48,6 +48,7 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"matmul", "tma"},
                            {"matmul", "thread_tile_bk16"},
                            {"tensor_cores", "wgmma"},
+                           {"tensor_cores", "wgmma_cluster"},
                            {"matmul", "thread_tile_256x128"},
                            {"histogram", "per_lane_lean"},
                            {"histogram", "per_lane_deep"},
@@ -108,7 +109,8 @@ TEST(HopperVariants, SkipWithTheirReasonWhereTheyCannotRun) {
   EXPECT_FALSE(tma->applies_to(Params(Kv{{"rows", "33"}, {"cols", "65"}})));
   EXPECT_TRUE(tma->applies_to(Params(Kv{{"rows", "36"}, {"cols", "100"}})));
   EXPECT_NE(tma->only.find("multiples of 4"), std::string::npos) << tma->only;
-  // tensor_cores: `wgmma` runs at both dtypes (BF16 and TF32 kernels), `wgmma_persistent` at bf16.
+  // tensor_cores: `wgmma` runs at both dtypes (BF16 and TF32 kernels), `wgmma_persistent` and
+  // `wgmma_cluster` at bf16 only.
   const Variant* wgmma = find_experiment("tensor_cores")->find_variant("wgmma");
   ASSERT_NE(wgmma, nullptr);
   for (const char* dtype : {"bf16", "tf32"}) {
@@ -120,6 +122,11 @@ TEST(HopperVariants, SkipWithTheirReasonWhereTheyCannotRun) {
   EXPECT_FALSE(
       persistent->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
   EXPECT_NE(persistent->only.find("bf16"), std::string::npos) << persistent->only;
+  const Variant* wgmma_cl = find_experiment("tensor_cores")->find_variant("wgmma_cluster");
+  ASSERT_NE(wgmma_cl, nullptr);
+  EXPECT_FALSE(
+      wgmma_cl->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
+  EXPECT_NE(wgmma_cl->only.find("bf16"), std::string::npos) << wgmma_cl->only;
   const Variant* bulk = find_experiment("bandwidth")->find_variant("bulk_copy");
   ASSERT_NE(bulk, nullptr);
   EXPECT_FALSE(bulk->applies_to(Params(Kv{{"op", "add"}, {"n", "4096"}})));

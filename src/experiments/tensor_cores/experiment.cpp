@@ -36,7 +36,13 @@ namespace {
 using bench::Params;
 
 enum class DType { kBf16, kTf32 };
-enum class Variant { kMmaSync, kWgmma, kWgmmaPersistent, kCublas };
+enum class Variant {
+  kMmaSync,
+  kWgmma,
+  kWgmmaPersistent,
+  kWgmmaCluster,  // wgmma in 2-CTA clusters along M, B multicast by TMA (BF16 only)
+  kCublas
+};
 struct VariantInfo {
   Variant id;
   const char* name;
@@ -50,6 +56,8 @@ constexpr VariantInfo kVariants[] = {
      "registers), TMA 128B-swizzled 4-stage ring, producer/consumer warpgroups"},
     {Variant::kWgmmaPersistent, "wgmma_persistent",
      "wgmma made persistent: one CTA per SM walks the tiles, the TMA ring runs on across tiles"},
+    {Variant::kWgmmaCluster, "wgmma_cluster",
+     "wgmma in 2-CTA clusters along M: each CTA loads its A and half of B, TMA-multicast to both"},
     {Variant::kCublas, "cublas", "cublasGemmEx, same types, FP32 compute: the vendor line"},
 };
 
@@ -162,6 +170,9 @@ void run(State& st, Variant v, cudaStream_t s) {
       return;
     case Variant::kWgmmaPersistent:  // BF16 only (the only_if)
       launch_wgmma_persistent_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
+      return;
+    case Variant::kWgmmaCluster:  // BF16 only (the only_if)
+      launch_wgmma_cluster_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
       return;
     case Variant::kCublas:
       if (!st.cublas) throw bench::SkipPoint(kCublasMissing);
@@ -289,7 +300,10 @@ bench::Experiment make() {
     if (v == Variant::kWgmmaPersistent) {
       b.variant_axis("dtype", {"bf16"}, "wgmma_persistent: dtype bf16 only");
     }
-    if (v == Variant::kWgmma || v == Variant::kWgmmaPersistent) {
+    if (v == Variant::kWgmmaCluster) {
+      b.variant_axis("dtype", {"bf16"}, "wgmma_cluster: dtype bf16 only");
+    }
+    if (v == Variant::kWgmma || v == Variant::kWgmmaPersistent || v == Variant::kWgmmaCluster) {
       // sm_90a machine code runs on compute capability 9.0 only (not on later GPUs).
       b.needs_device(
           [](const Params&) {

@@ -50,6 +50,11 @@ bool wgmma_built();
 // next tile's loads overlap the epilogue. max_ctas (tests) forces several tiles per CTA.
 void launch_wgmma_persistent_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c,
                                   const Gemm& g, cudaStream_t stream, int max_ctas = 0);
+// Hopper (wgmma_cluster_sm90a.cu): `wgmma` in clusters of 2 CTAs along M (vertically adjacent
+// 128 x 256 tiles of the same columns); each CTA loads its A box and half of B, multicast to both
+// CTAs' shared memory: 32 KiB from L2 per CTA and k tile instead of 48. BF16 only.
+void launch_wgmma_cluster_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c,
+                               const Gemm& g, cudaStream_t stream);
 // A, B: FP32 arrays holding TF32 values, C: FP32.
 void launch_mma_tf32(const float* a, const float* b, float* c, const Gemm& g, cudaStream_t stream);
 // Hopper (wgmma_tf32_sm90a.cu): `wgmma` at dtype tf32: C^T = B^T A^T with wgmma.m64n256k8 (.tf32

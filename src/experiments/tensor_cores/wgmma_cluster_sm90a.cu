@@ -1,0 +1,209 @@
+// tensor_cores, Hopper: `wgmma_cluster`, the `wgmma` kernel (wgmma_bf16_sm90a.cu: read its header
+// first; same 128 x 256 x 64 tile, 4-stage 48 KiB TMA ring, producer + 2 consumer warpgroups) run
+// in clusters of 2 CTAs along M that share B through TMA multicast. Built for sm_90a only.
+//
+// The two CTAs of a cluster compute vertically adjacent block tiles (block rows 2 p and 2 p + 1)
+// of the same 256 columns, so they need the same B panel. Per k tile each CTA's producer loads its
+// own A box (128 x 64, 16 KiB) and half of B: rank r issues B's boxes 2 r and 2 r + 1 (64 x 64,
+// 8 KiB each) with .multicast::cluster, cta mask 0b11, so each box lands in both CTAs' shared
+// memory at the same offset and completes its bytes on the `full` mbarrier at the same offset in
+// both. Each CTA's `full` thus expects 48 KiB (its A, its half of B, the peer's half of B), from
+// one local arrive_expect_tx. The peer's bytes may arrive before that arrive_expect_tx: the
+// transaction count goes negative for a while, but the phase cannot complete without the arrival.
+//
+// A stage is written by both producers, so it may be refilled only when the consumers of both CTAs
+// have released it: each consumer warp arrives on the `empty` barrier of its own CTA and of the
+// peer's (mapa + mbarrier.arrive.release.cluster.shared::cluster), 16 arrivals per phase. The
+// peer can refill stage s (phase q + 1 of my `full[s]`) only after my consumers released it, i.e.
+// after my `full[s]` phase q completed, so no byte lands in the wrong phase. Both CTAs run the
+// same k loop (the second CTA of a cluster past the last block row, odd tile count, too: its A box
+// is zero-filled by the copy engine, its B half is needed by its peer; its guarded epilogue writes
+// nothing). Cluster syncs: after the barriers' init (before any multicast or remote arrival) and
+// before exit (a CTA's shared memory must live while the peer may still write or arrive there).
+//
+// Memory: per CTA and k tile 32 KiB cross L2 -> SM instead of 48 KiB (B's 32 KiB once per pair);
+// A is read N / 256 times, B M / 256 times.
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "common/hopper.hpp"
+#include "memlab/cuda/check.hpp"
+#include "tensor_cores/kernels.cuh"
+#include "tensor_cores/wgmma_common.cuh"
+
+namespace memlab::lessons::tensor_cores {
+namespace {
+
+using namespace wgk::bf16;  // the tile, one k tile's MMAs, the epilogue (wgmma_common.cuh)
+namespace hp = memlab::lessons::hopper;
+
+constexpr int kCluster = 2;                          // CTAs per cluster, along M
+constexpr std::uint16_t kMask = 0b11;                // multicast to both CTAs
+constexpr int kBBoxesPerRank = kBN / 64 / kCluster;  // 2 of B's four 64 x 64 boxes
+
+// The tensor copy of tma_load_2d, delivered to every CTA of `mask` at the same shared offset and
+// completing bytes on the mbarrier at the same offset in each.
+__device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorMap* map, int x,
+                                                      int y, std::uint64_t* bar,
+                                                      std::uint16_t mask) {
+#if MEMLAB_WGMMA
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(hp::smem_u32(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(hp::smem_u32(bar)), "h"(mask)
+      : "memory");
+#else
+  (void)dst;
+  (void)map;
+  (void)x;
+  (void)y;
+  (void)bar;
+  (void)mask;
+#endif
+}
+
+// One arrival, release at cluster scope, on the barrier at shared::cluster address `addr`
+// (cluster_map: possibly another CTA's).
+__device__ __forceinline__ void mbar_arrive_cluster(std::uint32_t addr) {
+#if MEMLAB_WGMMA
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(addr)
+               : "memory");
+#else
+  (void)addr;
+#endif
+}
+
+// The producer thread: per k tile wait for the stage (`empty`: both CTAs' 8 warps released it,
+// only for a stage filled before), announce 48 KiB on `full`, issue A's box and this rank's two
+// B boxes (multicast).
+__device__ __forceinline__ void produce_cluster(unsigned char* ring, std::uint64_t* full,
+                                                std::uint64_t* empty, const CUtensorMap* a_map,
+                                                const CUtensorMap* b_map, wgk::TileCoord tile,
+                                                int ktiles, int rank) {
+  for (int it = 0; it < ktiles; ++it) {
+    const int s = it % kStages;
+    if (it >= kStages) hp::mbar_wait(&empty[s], static_cast<std::uint32_t>((it / kStages - 1) & 1));
+    unsigned char* stage = ring + s * kStageBytes;
+    hp::mbar_arrive_expect_tx(&full[s], kStageBytes);
+    hp::tma_load_2d(stage, a_map, it * kBK, tile.tm * kBM, &full[s]);
+#pragma unroll
+    for (int h = 0; h < kBBoxesPerRank; ++h) {
+      const int j = kBBoxesPerRank * rank + h;
+      tma_load_2d_multicast(stage + kABytes + j * kBBox, b_map, tile.tn * kBN + 64 * j, it * kBK,
+                            &full[s], kMask);
+    }
+  }
+}
+
+// A consumer warpgroup's k loop: as consume_tile, but a stage is released to both CTAs' producers
+// (lane 0 of each warp arrives on `empty` here and in the peer). The last stage stays held (no
+// producer refills it).
+__device__ __forceinline__ void consume_cluster(float (&d)[128], unsigned char* ring,
+                                                std::uint64_t* full, std::uint64_t* empty,
+                                                int ktiles, int half, int lane, int rank) {
+  for (int it = 0; it < ktiles; ++it) {
+    const int s = it % kStages;
+    hp::mbar_wait(&full[s], static_cast<std::uint32_t>((it / kStages) & 1));
+    mma_ktile(d, ring + s * kStageBytes, half);
+    wgk::wgmma_wait<1>();  // the MMAs of k tile it - 1 are done: release its stage
+    wgk::fence_accumulators(d);
+    if (it > 0 && lane == 0) {
+      std::uint64_t* bar = &empty[(it - 1) % kStages];
+      mbar_arrive_cluster(hp::cluster_map(bar, static_cast<std::uint32_t>(rank)));
+      mbar_arrive_cluster(hp::cluster_map(bar, static_cast<std::uint32_t>(rank ^ 1)));
+    }
+  }
+}
+
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_cluster_kernel(const __grid_constant__ CUtensorMap a_map,
+                         const __grid_constant__ CUtensorMap b_map, float* __restrict__ c, int m,
+                         int n, int k) {
+#if !MEMLAB_WGMMA
+  __trap();  // a build without sm_90a: never launched (wgmma_built() is false, the variant skips)
+#endif
+  extern __shared__ unsigned char raw[];
+  __shared__ __align__(8) std::uint64_t full[kStages], empty[kStages];
+  unsigned char* ring = wgk::align_ring(raw);  // the same offset in both CTAs (same layout)
+  const int wg = static_cast<int>(threadIdx.x) / 128, t = static_cast<int>(threadIdx.x) % 128;
+  const int rank = static_cast<int>(hp::cluster_rank());
+  const int tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
+  const int pairs_m = (tiles_m + 1) / 2;
+  // Clusters are consecutive blockIdx.x pairs; both ranks derive the same (pair, tile-n).
+  const wgk::TileCoord pair =
+      wgk::raster(static_cast<int>(blockIdx.x) / kCluster, pairs_m, tiles_n, kGroupM / kCluster);
+  const wgk::TileCoord tile{pair.tm * kCluster + rank, pair.tn};
+  const int ktiles = (k + kBK - 1) / kBK;
+  // `empty` completes on 8 arrivals from each CTA of the cluster.
+  if (threadIdx.x == 0) wgk::init_ring<kStages>(full, empty, kCluster * kConsumers * 4);
+  hp::cluster_sync();  // both CTAs' barriers initialised before any multicast or remote arrival
+  if (wg == 0) {
+    wgk::setmaxnreg_dec<40>();
+    if (t == 0) {
+      hp::tma_prefetch_map(&a_map);
+      hp::tma_prefetch_map(&b_map);
+      produce_cluster(ring, full, empty, &a_map, &b_map, tile, ktiles, rank);
+    }
+    __syncwarp();
+  } else {
+    wgk::setmaxnreg_inc<232>();
+    const int half = wg - 1;  // rows 64 half .. 64 half + 63 of the block tile
+    const int warp = t / 32, lane = t % 32;
+    float d[128];
+#pragma unroll
+    for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+    consume_cluster(d, ring, full, empty, ktiles, half, lane, rank);
+    wgk::wgmma_wait<0>();
+    wgk::fence_accumulators(d);
+    store_tile(c, m, n, d, tile, half, warp, lane);  // rows past m: nothing written
+  }
+  // Every multicast into this CTA completed on its `full` (its consumers waited for all of them);
+  // the peer must not exit while this CTA's arrivals on its `empty` may be in flight, nor before
+  // this CTA's copies into it landed: both wait here (each warp converged for the .aligned form).
+  __syncwarp();
+  hp::cluster_sync();
+}
+
+}  // namespace
+
+void launch_wgmma_cluster_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c,
+                               const Gemm& g, cudaStream_t stream) {
+  static const bool raised = [] {
+    MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(wgmma_cluster_kernel,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
+    return true;
+  }();
+  (void)raised;
+  const std::uint64_t a_dims[2] = {static_cast<std::uint64_t>(g.k),
+                                   static_cast<std::uint64_t>(g.m)};
+  const std::uint64_t a_strides[1] = {static_cast<std::uint64_t>(g.lda) * 2};
+  const std::uint32_t a_box[2] = {kBK, kBM};
+  const std::uint64_t b_dims[2] = {static_cast<std::uint64_t>(g.n),
+                                   static_cast<std::uint64_t>(g.k)};
+  const std::uint64_t b_strides[1] = {static_cast<std::uint64_t>(g.ldb) * 2};
+  const std::uint32_t b_box[2] = {64, kBK};
+  const CUtensorMap a_map =
+      hopper::tensor_map(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a, a_dims, a_strides, a_box, true);
+  const CUtensorMap b_map =
+      hopper::tensor_map(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, b, b_dims, b_strides, b_box, true);
+  const int pairs_m = ((g.m + kBM - 1) / kBM + 1) / 2;  // block rows rounded up to even
+  const unsigned blocks = static_cast<unsigned>(kCluster * pairs_m * ((g.n + kBN - 1) / kBN));
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(blocks);
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = kSmem;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = kCluster;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  MEMLAB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, wgmma_cluster_kernel, a_map, b_map, c, g.m, g.n, g.k));
+  MEMLAB_CHECK_LAUNCH(wgmma_cluster_kernel);
+}
+
+}  // namespace memlab::lessons::tensor_cores
