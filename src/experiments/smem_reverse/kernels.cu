@@ -54,25 +54,25 @@ __global__ void dynamic_reverse(const float* __restrict__ in, float* __restrict_
   }
 }
 
-// 16-byte global accesses. Loads: segments start at multiples of kDynSeg floats, so in's float4
-// grid matches (the partial tail quad is loaded element-wise). Stores: output quad q covers
-// out[4q, 4q + 4); quads wholly inside [mirror, mirror + len) are one 16-byte store, the (at most
-// two) edge quads are written element-wise. Shared memory is written as float4 (STS.128,
-// conflict-free per quarter-warp) and read as 4 words per output quad.
-__global__ void dynamic_reverse_f4(const float* __restrict__ in, float* __restrict__ out,
-                                   std::size_t n, unsigned seg) {
-  extern __shared__ float4 s4[];
+// dynamic_reverse_f4's two phases, thread t of `threads` (also dynamic_reverse_f4_x4's path for a
+// partial segment or a misaligned mirror). Load: in's float4 grid matches the segment's (the
+// partial tail quad element-wise).
+__device__ __forceinline__ void load_segment_f4(float4* s4, const float* __restrict__ in,
+                                                const Segment& g, unsigned t, unsigned threads) {
   float* s = reinterpret_cast<float*>(s4);
-  const Segment g = segment(n, seg);
   const std::size_t quads = g.len / 4;
   const float4* in4 = reinterpret_cast<const float4*>(in + g.first);
-  for (std::size_t q = threadIdx.x; q < quads; q += blockDim.x) s4[q] = in4[q];
-  for (std::size_t t = quads * 4 + threadIdx.x; t < g.len; t += blockDim.x) s[t] = in[g.first + t];
-  __syncthreads();
+  for (std::size_t q = t; q < quads; q += threads) s4[q] = in4[q];
+  for (std::size_t i = quads * 4 + t; i < g.len; i += threads) s[i] = in[g.first + i];
+}
+// Store: output quads wholly inside [mirror, mirror + len) as one 16-byte store, the (at most two)
+// edge quads element-wise.
+__device__ __forceinline__ void store_reversed_f4(const float* s, float* __restrict__ out,
+                                                  const Segment& g, unsigned t, unsigned threads) {
   const std::size_t end = g.mirror + g.len;
   const std::size_t q0 = g.mirror / 4, q1 = (end - 1) / 4;  // output quads touched
   float4* out4 = reinterpret_cast<float4*>(out);
-  for (std::size_t q = q0 + threadIdx.x; q <= q1; q += blockDim.x) {
+  for (std::size_t q = q0 + t; q <= q1; q += threads) {
     const std::size_t j = 4 * q;  // out[j + k] = s[(end - 1) - (j + k)]
     if (j >= g.mirror && j + 4 <= end) {
       const std::size_t r = end - 1 - j;
@@ -83,6 +83,20 @@ __global__ void dynamic_reverse_f4(const float* __restrict__ in, float* __restri
       }
     }
   }
+}
+
+// 16-byte global accesses. Loads: segments start at multiples of kDynSeg floats, so in's float4
+// grid matches (the partial tail quad is loaded element-wise). Stores: output quad q covers
+// out[4q, 4q + 4); quads wholly inside [mirror, mirror + len) are one 16-byte store, the (at most
+// two) edge quads are written element-wise. Shared memory is written as float4 (STS.128,
+// conflict-free per quarter-warp) and read as 4 words per output quad.
+__global__ void dynamic_reverse_f4(const float* __restrict__ in, float* __restrict__ out,
+                                   std::size_t n, unsigned seg) {
+  extern __shared__ float4 s4[];
+  const Segment g = segment(n, seg);
+  load_segment_f4(s4, in, g, threadIdx.x, blockDim.x);
+  __syncthreads();
+  store_reversed_f4(reinterpret_cast<const float*>(s4), out, g, threadIdx.x, blockDim.x);
 }
 
 // dynamic_f4 with every load of a thread in flight at once. In dynamic_reverse_f4 the loop
@@ -114,10 +128,7 @@ __global__ void __launch_bounds__(kF4Threads)
 #pragma unroll
     for (unsigned k = 0; k < kF4PerThread; ++k) s4[t + k * kF4Threads] = v[k];
   } else {
-    const std::size_t quads = g.len / 4;
-    const float4* in4 = reinterpret_cast<const float4*>(in + g.first);
-    for (std::size_t q = t; q < quads; q += kF4Threads) s4[q] = in4[q];
-    for (std::size_t i = quads * 4 + t; i < g.len; i += kF4Threads) s[i] = in[g.first + i];
+    load_segment_f4(s4, in, g, t, kF4Threads);
   }
   __syncthreads();
   if (full && g.mirror % 4 == 0) {
@@ -131,20 +142,7 @@ __global__ void __launch_bounds__(kF4Threads)
     }
     return;
   }
-  const std::size_t end = g.mirror + g.len;
-  const std::size_t q0 = g.mirror / 4, q1 = (end - 1) / 4;  // output quads touched
-  float4* out4 = reinterpret_cast<float4*>(out);
-  for (std::size_t q = q0 + t; q <= q1; q += kF4Threads) {
-    const std::size_t j = 4 * q;  // out[j + k] = s[(end - 1) - (j + k)]
-    if (j >= g.mirror && j + 4 <= end) {
-      const std::size_t r = end - 1 - j;
-      out4[q] = make_float4(s[r], s[r - 1], s[r - 2], s[r - 3]);
-    } else {
-      for (std::size_t k = 0; k < 4; ++k) {
-        if (j + k >= g.mirror && j + k < end) out[j + k] = s[end - 1 - (j + k)];
-      }
-    }
-  }
+  store_reversed_f4(s, out, g, t, kF4Threads);
 }
 
 unsigned segments(std::size_t n, std::size_t seg) {

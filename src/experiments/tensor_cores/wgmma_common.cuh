@@ -10,6 +10,9 @@
 #include <cstdint>
 
 #include "common/hopper.cuh"
+#include "common/hopper.hpp"
+#include "memlab/cuda/check.hpp"
+#include "tensor_cores/kernels.cuh"
 #include "tensor_cores/ptx.cuh"
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -98,6 +101,39 @@ __device__ __forceinline__ void setmaxnreg_inc() {
 }
 
 // ---- the BF16 kernels: 128 x 256 x 64 tiles, 4 stages of 48 KiB ---------------------------------
+// Host side of every wgmma launcher: A (m x k, K-major) and B (k x n, N-major) as 2D tensor maps
+// with the 128-byte swizzle, boxes of box_k x box_m (A) and box_n x box_k (B) elements of
+// `elem_bytes` (lda, ldb: the lesson's padded leading dimensions).
+struct GemmMaps {
+  CUtensorMap a, b;
+};
+inline GemmMaps gemm_maps(CUtensorMapDataType type, std::uint64_t elem_bytes, const void* a,
+                          const void* b, const Gemm& g, std::uint32_t box_k, std::uint32_t box_m,
+                          std::uint32_t box_n) {
+  const std::uint64_t a_dims[2] = {static_cast<std::uint64_t>(g.k),
+                                   static_cast<std::uint64_t>(g.m)};
+  const std::uint64_t a_strides[1] = {static_cast<std::uint64_t>(g.lda) * elem_bytes};
+  const std::uint32_t a_box[2] = {box_k, box_m};
+  const std::uint64_t b_dims[2] = {static_cast<std::uint64_t>(g.n),
+                                   static_cast<std::uint64_t>(g.k)};
+  const std::uint64_t b_strides[1] = {static_cast<std::uint64_t>(g.ldb) * elem_bytes};
+  const std::uint32_t b_box[2] = {box_n, box_k};
+  return {hopper::tensor_map(type, 2, a, a_dims, a_strides, a_box, true),
+          hopper::tensor_map(type, 2, b, b_dims, b_strides, b_box, true)};
+}
+
+// The kernel's dynamic shared memory above 48 KiB, raised once per process and kernel (a template
+// on the kernel itself: the kernels share one type, so a static keyed by the type would be shared).
+template <auto Kernel, int Bytes>
+void raise_smem_once() {
+  static const bool raised = [] {
+    MEMLAB_CUDA_CHECK(
+        cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Bytes));
+    return true;
+  }();
+  (void)raised;
+}
+
 namespace bf16 {
 
 constexpr int kBM = 128, kBN = 256, kBK = 64, kStages = 4;

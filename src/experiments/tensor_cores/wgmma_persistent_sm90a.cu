@@ -100,24 +100,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 void launch_wgmma_persistent_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c,
                                   const Gemm& g, cudaStream_t stream, int max_ctas) {
-  static const bool raised = [] {
-    MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(wgmma_persistent_kernel,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
-    return true;
-  }();
-  (void)raised;
-  const std::uint64_t a_dims[2] = {static_cast<std::uint64_t>(g.k),
-                                   static_cast<std::uint64_t>(g.m)};
-  const std::uint64_t a_strides[1] = {static_cast<std::uint64_t>(g.lda) * 2};
-  const std::uint32_t a_box[2] = {kBK, kBM};
-  const std::uint64_t b_dims[2] = {static_cast<std::uint64_t>(g.n),
-                                   static_cast<std::uint64_t>(g.k)};
-  const std::uint64_t b_strides[1] = {static_cast<std::uint64_t>(g.ldb) * 2};
-  const std::uint32_t b_box[2] = {64, kBK};
-  const CUtensorMap a_map =
-      hopper::tensor_map(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a, a_dims, a_strides, a_box, true);
-  const CUtensorMap b_map =
-      hopper::tensor_map(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, b, b_dims, b_strides, b_box, true);
+  wgk::raise_smem_once<wgmma_persistent_kernel, kSmem>();
+  const wgk::GemmMaps maps =
+      wgk::gemm_maps(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a, b, g, kBK, kBM, 64);
   static const int sms = [] {
     int device = 0, count = 0;
     MEMLAB_CUDA_CHECK(cudaGetDevice(&device));
@@ -128,7 +113,7 @@ void launch_wgmma_persistent_bf16(const std::uint16_t* a, const std::uint16_t* b
   int ctas = tiles < sms ? tiles : sms;  // one CTA per SM (193 KiB of smem each)
   if (max_ctas > 0 && max_ctas < ctas) ctas = max_ctas;
   const auto blocks = static_cast<unsigned>(ctas);
-  wgmma_persistent_kernel<<<blocks, kThreads, kSmem, stream>>>(a_map, b_map, c, g.m, g.n, g.k);
+  wgmma_persistent_kernel<<<blocks, kThreads, kSmem, stream>>>(maps.a, maps.b, c, g.m, g.n, g.k);
   MEMLAB_CHECK_LAUNCH(wgmma_persistent_kernel);
 }
 

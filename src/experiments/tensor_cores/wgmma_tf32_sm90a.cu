@@ -240,27 +240,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 void launch_wgmma_tf32(const float* a, const float* b, float* c, const Gemm& g,
                        cudaStream_t stream) {
-  static const bool raised = [] {
-    MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(wgmma_tf32_kernel,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
-    return true;
-  }();
-  (void)raised;
-  const std::uint64_t a_dims[2] = {static_cast<std::uint64_t>(g.k),
-                                   static_cast<std::uint64_t>(g.m)};
-  const std::uint64_t a_strides[1] = {static_cast<std::uint64_t>(g.lda) * 4};
-  const std::uint32_t a_box[2] = {kBK, kBM};
-  const std::uint64_t b_dims[2] = {static_cast<std::uint64_t>(g.n),
-                                   static_cast<std::uint64_t>(g.k)};
-  const std::uint64_t b_strides[1] = {static_cast<std::uint64_t>(g.ldb) * 4};
-  const std::uint32_t b_box[2] = {32, kBK};
+  wgk::raise_smem_once<wgmma_tf32_kernel, kSmem>();
   // FLOAT32, not TFLOAT32: the copy engine passes the bits unchanged (they are TF32 values).
-  const CUtensorMap a_map =
-      hopper::tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, a, a_dims, a_strides, a_box, true);
-  const CUtensorMap b_map =
-      hopper::tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, b, b_dims, b_strides, b_box, true);
+  const wgk::GemmMaps maps =
+      wgk::gemm_maps(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, a, b, g, kBK, kBM, 32);
   const unsigned blocks = static_cast<unsigned>(((g.m + kBM - 1) / kBM) * ((g.n + kBN - 1) / kBN));
-  wgmma_tf32_kernel<<<blocks, kThreads, kSmem, stream>>>(a_map, b_map, c, g.m, g.n, g.k);
+  wgmma_tf32_kernel<<<blocks, kThreads, kSmem, stream>>>(maps.a, maps.b, c, g.m, g.n, g.k);
   MEMLAB_CHECK_LAUNCH(wgmma_tf32_kernel);
 }
 

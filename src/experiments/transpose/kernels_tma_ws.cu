@@ -35,25 +35,20 @@
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
 #include "transpose/raster.cuh"
+#include "transpose/tma_tile.cuh"
 
 namespace memlab::lessons::transpose {
 namespace {
 
 namespace hp = memlab::lessons::hopper;
 
-constexpr int kTile = 32;
-constexpr std::uint32_t kTileBytes = kTile * kTile * 4;  // 4 KiB
-constexpr int kConsumers = 4;                            // consumer warps per block
-constexpr int kDepth = 2;                                // input stages per consumer warp
+constexpr int kConsumers = 4;  // consumer warps per block
+constexpr int kDepth = 2;      // input stages per consumer warp
 constexpr int kStages = kConsumers * kDepth;
-constexpr int kThreads = 32 * (1 + kConsumers);
+constexpr int kWsThreads = 32 * (1 + kConsumers);
 // kStages input tiles + 2 output tiles per consumer + slack for 1024-byte alignment.
 constexpr int kSmem = (kStages + 2 * kConsumers) * static_cast<int>(kTileBytes) + 1024;
 constexpr unsigned kMinTilesPerBlock = 2 * kStages;  // small matrices: every ring wraps
-
-__device__ __forceinline__ float lane_of(const float4& v, int e) {
-  return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w;
-}
 
 __device__ __forceinline__ void tile_origin(unsigned tile, unsigned tiles_r, unsigned tiles_c,
                                             int& r0, int& c0) {
@@ -63,7 +58,7 @@ __device__ __forceinline__ void tile_origin(unsigned tile, unsigned tiles_r, uns
   c0 = static_cast<int>(tc) * kTile;
 }
 
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kWsThreads)
     transpose_tma_ws(const __grid_constant__ CUtensorMap in_map,
                      const __grid_constant__ CUtensorMap out_map, unsigned tiles_r,
                      unsigned tiles_c) {
@@ -118,10 +113,7 @@ __global__ void __launch_bounds__(kThreads)
     for (int p = 0; p < 2; ++p) {
       const int sp = 4 * p + lane / 8, l = lane % 8;
       const int i = (l + sp) & 7, j = l;  // this lane's 4 x 4 block: tile rows 4i.., cols 4j..
-#pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        v[p][r] = *reinterpret_cast<const float4*>(a + hp::swizzle128(4 * i + r, j));
-      }
+      load_block(a, i, j, v[p]);
     }
     __syncwarp();  // every lane holds its blocks: the stage may be reloaded
     if (lane == 0) {
@@ -133,12 +125,7 @@ __global__ void __launch_bounds__(kThreads)
     for (int p = 0; p < 2; ++p) {
       const int sp = 4 * p + lane / 8, l = lane % 8;
       const int i = (l + sp) & 7, j = l;
-      // out tile row 4j + e = column 4j + e of the input tile.
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        *reinterpret_cast<float4*>(b + hp::swizzle128(4 * j + e, i)) = make_float4(
-            lane_of(v[p][0], e), lane_of(v[p][1], e), lane_of(v[p][2], e), lane_of(v[p][3], e));
-      }
+      store_block_transposed(b, i, j, v[p]);
     }
     hp::fence_proxy_async_shared();  // this lane's shared stores before the copy engine reads
     __syncwarp();
@@ -156,25 +143,15 @@ __global__ void __launch_bounds__(kThreads)
 }  // namespace
 
 void launch_tma_ws(const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  const std::uint64_t in_dims[2] = {static_cast<std::uint64_t>(cols),
-                                    static_cast<std::uint64_t>(rows)};
-  const std::uint64_t in_strides[1] = {static_cast<std::uint64_t>(cols) * 4};
-  const std::uint64_t out_dims[2] = {static_cast<std::uint64_t>(rows),
-                                     static_cast<std::uint64_t>(cols)};
-  const std::uint64_t out_strides[1] = {static_cast<std::uint64_t>(rows) * 4};
-  const std::uint32_t box[2] = {kTile, kTile};
-  const CUtensorMap in_map =
-      hp::tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, in, in_dims, in_strides, box, true);
-  const CUtensorMap out_map =
-      hp::tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, out, out_dims, out_strides, box, true);
+  const TmaMaps maps = transpose_maps(in, out, rows, cols);
   const unsigned tiles_r = blocks_for(static_cast<std::size_t>(rows), kTile);
   const unsigned tiles_c = blocks_for(static_cast<std::size_t>(cols), kTile);
   const unsigned tiles = tiles_r * tiles_c;
   MEMLAB_CUDA_CHECK(
       cudaFuncSetAttribute(transpose_tma_ws, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
-  const unsigned resident = resident_blocks(transpose_tma_ws, kThreads, kSmem);
+  const unsigned resident = resident_blocks(transpose_tma_ws, kWsThreads, kSmem);
   const unsigned grid = std::max(1u, std::min(resident, tiles / kMinTilesPerBlock));
-  transpose_tma_ws<<<grid, kThreads, kSmem, s>>>(in_map, out_map, tiles_r, tiles_c);
+  transpose_tma_ws<<<grid, kWsThreads, kSmem, s>>>(maps.in, maps.out, tiles_r, tiles_c);
   MEMLAB_CHECK_LAUNCH(transpose_tma_ws);
 }
 

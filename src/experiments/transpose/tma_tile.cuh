@@ -1,6 +1,7 @@
-// What transpose's two TMA kernels share (kernels_tma.cu: tma; kernels_tma_pipelined.cu:
-// tma_pipelined, tma_pipelined_many): the 32 x 32 tile, its two tensor maps, and the 4 x 4 block a
-// thread moves through the swizzled tile (the bank analysis is in kernels_tma.cu).
+// What transpose's TMA kernels share (kernels_tma.cu: tma; kernels_tma_ws.cu: tma_ws;
+// kernels_tma_pipelined.cu: tma_pipelined, tma_pipelined_many): the 32 x 32 tile, its two tensor
+// maps, and the 4 x 4 block a thread moves through the swizzled tile (the bank analysis is in
+// kernels_tma.cu).
 #pragma once
 
 #include <cuda.h>

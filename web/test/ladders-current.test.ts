@@ -1,0 +1,57 @@
+// The ladders of issue 23 as the lab draws them, over the newest device run (H200, 2026-12-02,
+// docs/results/h200-2026-12-02-r3s4-ladders.json: one `memlab run LESSON --seed 7` per lesson of
+// today's kernels, merged), with the plot declarations that run carries (as the core wrote them).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { LessonDecl } from "../src/lessons";
+import { plotData } from "../src/plots/declared";
+import type { RunJson } from "../src/records";
+
+const run = JSON.parse(
+  readFileSync(join(__dirname, "../../docs/results/h200-2026-12-02-r3s4-ladders.json"), "utf8"),
+) as RunJson & { lessons: Record<string, LessonDecl> };
+const of = (e: string) => run.records.filter((r) => r.experiment === e);
+
+function ladderOf(lesson: string) {
+  const decl = run.lessons[lesson]!;
+  const plot = decl.plots!.find((p) => p.kind === "ladder")!;
+  return plotData(run, decl, plot, of(lesson));
+}
+const bar = (pd: ReturnType<typeof ladderOf>, facet: string, variant: string) =>
+  pd.data.find((d) => d.kind === "measured" && d.facet === facet && d.variant === variant);
+
+describe("issue 23's ladders over the newest run", () => {
+  it("tensor_cores: a TF32 and a BF16 facet, wgmma in both, cuBLAS the vendor line", () => {
+    const pd = ladderOf("tensor_cores");
+    expect(pd.facets).toEqual(expect.arrayContaining(["dtype=tf32", "dtype=bf16"]));
+    for (const facet of ["dtype=tf32", "dtype=bf16"]) {
+      expect(bar(pd, facet, "wgmma")?.role).toBe("");
+      expect(bar(pd, facet, "cublas")?.role).toBe("vendor");
+    }
+    for (const v of ["wgmma_persistent", "wgmma_cluster"]) {
+      expect(bar(pd, "dtype=bf16", v)).toBeDefined();
+      expect(bar(pd, "dtype=tf32", v)).toBeUndefined(); // BF16 only
+    }
+    // The figure docs/hopper.md quotes: TF32 wgmma at 98.1% of cuBLAS in the same process.
+    const ratio = bar(pd, "dtype=tf32", "wgmma")!.y / bar(pd, "dtype=tf32", "cublas")!.y;
+    expect(ratio).toBeCloseTo(0.981, 3);
+  });
+
+  it("transpose: every step a bar, the copy kernel the baseline line", () => {
+    const pd = ladderOf("transpose");
+    const facet = pd.facets.find((f) => f.includes("16384"))!;
+    for (const v of ["tile64_f4", "tile64_f4_grouped", "tile64_f4_deep", "tma", "tma_ws"]) {
+      expect(bar(pd, facet, v)?.role, v).toBe("");
+    }
+    expect(bar(pd, facet, "copy")?.role).toBe("baseline");
+  });
+
+  it("conv2d at 15x15: register_taps above 70% of the FP32 peak, as the scoreboard says", () => {
+    const taps = of("conv2d").find(
+      (r) => r.variant === "register_taps" && String(r.params.mask) === "15",
+    )!;
+    expect(taps.pct_fp32_peak).toBeGreaterThan(70);
+    expect(taps.pct_fp32_peak).toBeCloseTo(75.9, 1);
+  });
+});
