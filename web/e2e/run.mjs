@@ -360,7 +360,7 @@ async function checkLessonPage(p, l, { needDoc }) {
   }
 }
 
-await test("report of the H200 run: opens on the summary, skips collapsed, 0 failed, < 3 MB", async () => {
+await test("report of the H200 run: opens on the summary, skips collapsed, 0 failed, < 3.5 MiB", async () => {
   const file = await makeReport();
   const size = statSync(file).size;
   timings.report_bytes = size;
@@ -405,7 +405,9 @@ await test("report of the H200 run: opens on the summary, skips collapsed, 0 fai
   assert(p.requests.length === 0, `requests: ${p.requests.join(", ")}`);
   assert(p.consoleErrors.length === 0, `console errors: ${p.consoleErrors.join(" | ")}`);
   await p.context().close();
-  assert(size < 3 * 1024 * 1024, `report is ${size} bytes`);
+  // The report carries the run, every lesson's doc and its kernels' source: issue 23's ladder steps
+  // and their docs took it past 3 MiB (3.16 MB on 2026-12-02); the budget is what one file may cost.
+  assert(size < 3.5 * 1024 * 1024, `report is ${size} bytes`);
 });
 
 await test("report --lang zh opens in Chinese; the reader can switch", async () => {
