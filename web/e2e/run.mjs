@@ -405,9 +405,7 @@ await test("report of the H200 run: opens on the summary, skips collapsed, 0 fai
   assert(p.requests.length === 0, `requests: ${p.requests.join(", ")}`);
   assert(p.consoleErrors.length === 0, `console errors: ${p.consoleErrors.join(" | ")}`);
   await p.context().close();
-  // The report carries the run, every lesson's doc and its kernels' source: issue 23's ladder steps
-  // and their docs took it past 3 MiB (3.16 MB on 2026-12-02); the budget is what one file may cost.
-  assert(size < 3.5 * 1024 * 1024, `report is ${size} bytes`);
+  assert(size < 3.5 * 1024 * 1024, `report is ${size} bytes`); // run + every doc and kernel
 });
 
 await test("report --lang zh opens in Chinese; the reader can switch", async () => {
