@@ -49,35 +49,23 @@ __global__ void __launch_bounds__(kThreads, 1)
 #if !MEMLAB_WGMMA
   __trap();  // a build without sm_90a: never launched (wgmma_built() is false, the variant skips)
 #endif
-  extern __shared__ unsigned char raw[];
-  __shared__ __align__(8) std::uint64_t full[kStages], empty[kStages];
-  unsigned char* ring = wgk::align_ring(raw);
-  const int wg = static_cast<int>(threadIdx.x) / 128, t = static_cast<int>(threadIdx.x) % 128;
-  const int tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-  const wgk::TileCoord tile = wgk::raster(static_cast<int>(blockIdx.x), tiles_m, tiles_n, kGroupM);
-  const int ktiles = (k + kBK - 1) / kBK;
-  if (threadIdx.x == 0) wgk::init_ring<kStages>(full, empty, kConsumers * 4);
-  __syncthreads();
-  if (wg == 0) {
-    wgk::setmaxnreg_dec<40>();
-    if (t == 0) {
-      hp::tma_prefetch_map(&a_map);
-      hp::tma_prefetch_map(&b_map);
+  const wgk::Cta cta = wgk::cta_setup<kBM, kBN, kBK, kStages, kConsumers>(m, n, k);
+  const wgk::TileCoord tile =
+      wgk::raster(static_cast<int>(blockIdx.x), cta.tiles_m, cta.tiles_n, kGroupM);
+  if (cta.wg == 0) {
+    if (wgk::producer_start(cta, &a_map, &b_map)) {  // thread 0 issues the copies
       int it = 0;
-      produce_tile(ring, full, empty, &a_map, &b_map, tile, ktiles, it);
+      produce_tile(cta, &a_map, &b_map, tile, it);
     }
   } else {
-    wgk::setmaxnreg_inc<232>();
-    const int half = wg - 1;  // rows 64 half .. 64 half + 63 of the block tile
-    const int warp = t / 32, lane = t % 32;
+    wgk::consumer_start();
+    const int half = cta.wg - 1;  // rows 64 half .. 64 half + 63 of the block tile
     float d[128];
-#pragma unroll
-    for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+    wgk::zero_accumulators(d);
     int it = 0;
-    consume_tile(d, ring, full, empty, ktiles, half, lane, it);
-    wgk::wgmma_wait<0>();
-    wgk::fence_accumulators(d);
-    store_tile(c, m, n, d, tile, half, warp, lane);
+    consume_tile(d, cta, half, it);
+    wgk::drain_mmas(d);
+    store_tile(c, m, n, d, tile, half, cta.warp, cta.lane);
   }
 }
 

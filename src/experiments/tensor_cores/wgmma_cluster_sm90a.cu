@@ -80,21 +80,22 @@ __device__ __forceinline__ void mbar_arrive_cluster(std::uint32_t addr) {
 // The producer thread: per k tile wait for the stage (`empty`: both CTAs' 8 warps released it,
 // only for a stage filled before), announce 48 KiB on `full`, issue A's box and this rank's two
 // B boxes (multicast).
-__device__ __forceinline__ void produce_cluster(unsigned char* ring, std::uint64_t* full,
-                                                std::uint64_t* empty, const CUtensorMap* a_map,
+__device__ __forceinline__ void produce_cluster(const wgk::Cta& cta, const CUtensorMap* a_map,
                                                 const CUtensorMap* b_map, wgk::TileCoord tile,
-                                                int ktiles, int rank) {
-  for (int it = 0; it < ktiles; ++it) {
+                                                int rank) {
+  for (int it = 0; it < cta.ktiles; ++it) {
     const int s = it % kStages;
-    if (it >= kStages) hp::mbar_wait(&empty[s], static_cast<std::uint32_t>((it / kStages - 1) & 1));
-    unsigned char* stage = ring + s * kStageBytes;
-    hp::mbar_arrive_expect_tx(&full[s], kStageBytes);
-    hp::tma_load_2d(stage, a_map, it * kBK, tile.tm * kBM, &full[s]);
+    if (it >= kStages) {
+      hp::mbar_wait(&cta.empty[s], static_cast<std::uint32_t>((it / kStages - 1) & 1));
+    }
+    unsigned char* stage = cta.ring + s * kStageBytes;
+    hp::mbar_arrive_expect_tx(&cta.full[s], kStageBytes);
+    hp::tma_load_2d(stage, a_map, it * kBK, tile.tm * kBM, &cta.full[s]);
 #pragma unroll
     for (int h = 0; h < kBBoxesPerRank; ++h) {
       const int j = kBBoxesPerRank * rank + h;
       tma_load_2d_multicast(stage + kABytes + j * kBBox, b_map, tile.tn * kBN + 64 * j, it * kBK,
-                            &full[s], kMask);
+                            &cta.full[s], kMask);
     }
   }
 }
@@ -102,17 +103,16 @@ __device__ __forceinline__ void produce_cluster(unsigned char* ring, std::uint64
 // A consumer warpgroup's k loop: as consume_tile, but a stage is released to both CTAs' producers
 // (lane 0 of each warp arrives on `empty` here and in the peer). The last stage stays held (no
 // producer refills it).
-__device__ __forceinline__ void consume_cluster(float (&d)[128], unsigned char* ring,
-                                                std::uint64_t* full, std::uint64_t* empty,
-                                                int ktiles, int half, int lane, int rank) {
-  for (int it = 0; it < ktiles; ++it) {
+__device__ __forceinline__ void consume_cluster(float (&d)[128], const wgk::Cta& cta, int half,
+                                                int rank) {
+  for (int it = 0; it < cta.ktiles; ++it) {
     const int s = it % kStages;
-    hp::mbar_wait(&full[s], static_cast<std::uint32_t>((it / kStages) & 1));
-    mma_ktile(d, ring + s * kStageBytes, half);
+    hp::mbar_wait(&cta.full[s], static_cast<std::uint32_t>((it / kStages) & 1));
+    mma_ktile(d, cta.ring + s * kStageBytes, half);
     wgk::wgmma_wait<1>();  // the MMAs of k tile it - 1 are done: release its stage
     wgk::fence_accumulators(d);
-    if (it > 0 && lane == 0) {
-      std::uint64_t* bar = &empty[(it - 1) % kStages];
+    if (it > 0 && cta.lane == 0) {
+      std::uint64_t* bar = &cta.empty[(it - 1) % kStages];
       mbar_arrive_cluster(hp::cluster_map(bar, static_cast<std::uint32_t>(rank)));
       mbar_arrive_cluster(hp::cluster_map(bar, static_cast<std::uint32_t>(rank ^ 1)));
     }
@@ -126,40 +126,28 @@ __global__ void __launch_bounds__(kThreads, 1)
 #if !MEMLAB_WGMMA
   __trap();  // a build without sm_90a: never launched (wgmma_built() is false, the variant skips)
 #endif
-  extern __shared__ unsigned char raw[];
-  __shared__ __align__(8) std::uint64_t full[kStages], empty[kStages];
-  unsigned char* ring = wgk::align_ring(raw);  // the same offset in both CTAs (same layout)
-  const int wg = static_cast<int>(threadIdx.x) / 128, t = static_cast<int>(threadIdx.x) % 128;
+  // `empty` completes on 8 arrivals from each CTA of the cluster; both CTAs' barriers are
+  // initialised (cluster barrier) before any multicast or remote arrival.
+  const wgk::Cta cta = wgk::cta_setup<kBM, kBN, kBK, kStages, kConsumers, kCluster>(m, n, k);
   const int rank = static_cast<int>(hp::cluster_rank());
-  const int tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-  const int pairs_m = (tiles_m + 1) / 2;
+  const int pairs_m = (cta.tiles_m + 1) / 2;
   // Clusters are consecutive blockIdx.x pairs; both ranks derive the same (pair, tile-n).
-  const wgk::TileCoord pair =
-      wgk::raster(static_cast<int>(blockIdx.x) / kCluster, pairs_m, tiles_n, kGroupM / kCluster);
+  const wgk::TileCoord pair = wgk::raster(static_cast<int>(blockIdx.x) / kCluster, pairs_m,
+                                          cta.tiles_n, kGroupM / kCluster);
   const wgk::TileCoord tile{pair.tm * kCluster + rank, pair.tn};
-  const int ktiles = (k + kBK - 1) / kBK;
-  // `empty` completes on 8 arrivals from each CTA of the cluster.
-  if (threadIdx.x == 0) wgk::init_ring<kStages>(full, empty, kCluster * kConsumers * 4);
-  hp::cluster_sync();  // both CTAs' barriers initialised before any multicast or remote arrival
-  if (wg == 0) {
-    wgk::setmaxnreg_dec<40>();
-    if (t == 0) {
-      hp::tma_prefetch_map(&a_map);
-      hp::tma_prefetch_map(&b_map);
-      produce_cluster(ring, full, empty, &a_map, &b_map, tile, ktiles, rank);
+  if (cta.wg == 0) {
+    if (wgk::producer_start(cta, &a_map, &b_map)) {  // thread 0 issues the copies
+      produce_cluster(cta, &a_map, &b_map, tile, rank);
     }
     __syncwarp();
   } else {
-    wgk::setmaxnreg_inc<232>();
-    const int half = wg - 1;  // rows 64 half .. 64 half + 63 of the block tile
-    const int warp = t / 32, lane = t % 32;
+    wgk::consumer_start();
+    const int half = cta.wg - 1;  // rows 64 half .. 64 half + 63 of the block tile
     float d[128];
-#pragma unroll
-    for (int i = 0; i < 128; ++i) d[i] = 0.0f;
-    consume_cluster(d, ring, full, empty, ktiles, half, lane, rank);
-    wgk::wgmma_wait<0>();
-    wgk::fence_accumulators(d);
-    store_tile(c, m, n, d, tile, half, warp, lane);  // rows past m: nothing written
+    wgk::zero_accumulators(d);
+    consume_cluster(d, cta, half, rank);
+    wgk::drain_mmas(d);
+    store_tile(c, m, n, d, tile, half, cta.warp, cta.lane);  // rows past m: nothing written
   }
   // Every multicast into this CTA completed on its `full` (its consumers waited for all of them);
   // the peer must not exit while this CTA's arrivals on its `empty` may be in flight, nor before

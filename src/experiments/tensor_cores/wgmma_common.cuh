@@ -130,6 +130,81 @@ __device__ __forceinline__ void setmaxnreg_inc() {
 #endif
 }
 
+// ---- the warp-specialised CTA: its prologue, its two roles' starts, the epilogue's wait ---------
+// Every kernel here runs 128 (Consumers + 1) threads: warpgroup 0 the producer (thread 0 issues
+// the tensor copies), warpgroups 1 .. Consumers the consumers (wgmma, epilogue). setmaxnreg moves
+// registers between them: the producer keeps 40, each consumer thread takes 232 (128 accumulators
+// + addressing); 40 x 128 + 232 x 256 = 64,512 of the SM's 65,536 at Consumers = 2.
+constexpr int kProducerRegs = 40, kConsumerRegs = 232;
+
+// What a CTA knows once cta_setup returned (the ring's barriers initialised and visible to all).
+struct Cta {
+  unsigned char* ring;   // the stages: the dynamic shared memory from its first 1024-aligned byte
+  std::uint64_t* full;   // [Stages]: the producer's arrive_expect_tx + the stage's bytes
+  std::uint64_t* empty;  // [Stages]: one arrival per consumer warp (of every CTA of the cluster)
+  int wg, t;             // warpgroup (0: the producer), thread within it
+  int warp, lane;        // warp within the warpgroup, lane
+  int tiles_m, tiles_n;  // block tiles (BM x BN) of C
+  int ktiles;            // k tiles (BK) of a block tile
+};
+
+// The prologue every wgmma kernel shares: the dynamic shared memory (the ring; the kernels reserve
+// 1 KiB of slack for align_ring) and the stages' `full` / `empty` barriers (64 B of static shared
+// memory at 4 stages), thread 0 initialises them (`empty` counts the consumer warps of all
+// ClusterCtas CTAs), then all threads sync: __syncthreads(), or the cluster barrier when the
+// stages are shared across a cluster (no multicast or remote arrival before the peer's init).
+template <int BM, int BN, int BK, int Stages, int Consumers, int ClusterCtas = 1>
+__device__ __forceinline__ Cta cta_setup(int m, int n, int k) {
+  extern __shared__ unsigned char raw[];
+  __shared__ __align__(8) std::uint64_t full[Stages], empty[Stages];
+  Cta cta;
+  cta.ring = align_ring(raw);  // the same offset in every CTA of a cluster (same layout)
+  cta.full = full;
+  cta.empty = empty;
+  cta.wg = static_cast<int>(threadIdx.x) / 128;
+  cta.t = static_cast<int>(threadIdx.x) % 128;
+  cta.warp = cta.t / 32;
+  cta.lane = cta.t % 32;
+  cta.tiles_m = (m + BM - 1) / BM;
+  cta.tiles_n = (n + BN - 1) / BN;
+  cta.ktiles = (k + BK - 1) / BK;
+  if (threadIdx.x == 0) init_ring<Stages>(full, empty, ClusterCtas * Consumers * 4);
+  if constexpr (ClusterCtas > 1) {
+    hp::cluster_sync();
+  } else {
+    __syncthreads();
+  }
+  return cta;
+}
+
+// The producer warpgroup's start: all its threads give registers away (setmaxnreg is
+// warpgroup-wide), then thread 0, the one that issues the copies, prefetches the two tensor maps'
+// descriptors. True on that thread.
+__device__ __forceinline__ bool producer_start(const Cta& cta, const CUtensorMap* a_map,
+                                               const CUtensorMap* b_map) {
+  setmaxnreg_dec<kProducerRegs>();
+  if (cta.t != 0) return false;
+  hp::tma_prefetch_map(a_map);
+  hp::tma_prefetch_map(b_map);
+  return true;
+}
+// A consumer warpgroup's start: it takes the registers the producer gave away.
+__device__ __forceinline__ void consumer_start() {
+  setmaxnreg_inc<kConsumerRegs>();
+}
+
+template <int N>
+__device__ __forceinline__ void zero_accumulators(float (&d)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) d[i] = 0.0f;
+}
+// Before the epilogue reads the accumulators: every MMA of this thread retired (wait_group 0).
+template <int N>
+__device__ __forceinline__ void drain_mmas(float (&d)[N]) {
+  wgmma_wait<0>();
+  fence_accumulators(d);
+}
+
 // ---- the BF16 kernels: 128 x 256 x 64 tiles, 4 stages of 48 KiB ---------------------------------
 // Host side of every wgmma launcher: A (m x k, K-major) and B (k x n, N-major) as 2D tensor maps
 // with the 128-byte swizzle, boxes of box_k x box_m (A) and box_n x box_k (B) elements of
@@ -200,20 +275,20 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t 
 // (`empty`, only for a stage filled before: it >= kStages), announce 48 KiB on `full` and issue A's
 // 128 x 64 box and B's four 64 x 64 boxes. `it` counts k tiles over all tiles of the CTA (stage it
 // % kStages, phase (it / kStages) & 1).
-__device__ __forceinline__ void produce_tile(unsigned char* ring, std::uint64_t* full,
-                                             std::uint64_t* empty, const CUtensorMap* a_map,
-                                             const CUtensorMap* b_map, TileCoord tile, int ktiles,
-                                             int& it) {
-  for (int kt = 0; kt < ktiles; ++kt, ++it) {
+__device__ __forceinline__ void produce_tile(const Cta& cta, const CUtensorMap* a_map,
+                                             const CUtensorMap* b_map, TileCoord tile, int& it) {
+  for (int kt = 0; kt < cta.ktiles; ++kt, ++it) {
     const int s = it % kStages;
-    if (it >= kStages) hp::mbar_wait(&empty[s], static_cast<std::uint32_t>((it / kStages - 1) & 1));
-    unsigned char* stage = ring + s * kStageBytes;
-    hp::mbar_arrive_expect_tx(&full[s], kStageBytes);
-    hp::tma_load_2d(stage, a_map, kt * kBK, tile.tm * kBM, &full[s]);
+    if (it >= kStages) {
+      hp::mbar_wait(&cta.empty[s], static_cast<std::uint32_t>((it / kStages - 1) & 1));
+    }
+    unsigned char* stage = cta.ring + s * kStageBytes;
+    hp::mbar_arrive_expect_tx(&cta.full[s], kStageBytes);
+    hp::tma_load_2d(stage, a_map, kt * kBK, tile.tm * kBM, &cta.full[s]);
 #pragma unroll
     for (int j = 0; j < kBN / 64; ++j) {
       hp::tma_load_2d(stage + kABytes + j * kBBox, b_map, tile.tn * kBN + 64 * j, kt * kBK,
-                      &full[s]);
+                      &cta.full[s]);
     }
   }
 }
@@ -237,16 +312,14 @@ __device__ __forceinline__ void mma_ktile(float (&d)[128], const unsigned char* 
 // A consumer warpgroup's k loop over one block tile: wait for the stage, issue its MMAs, wait for
 // the previous k tile's MMAs and release that stage (one arrival per warp). The last stage stays
 // held: its MMAs may still run (the caller waits with wait_group 0).
-__device__ __forceinline__ void consume_tile(float (&d)[128], unsigned char* ring,
-                                             std::uint64_t* full, std::uint64_t* empty, int ktiles,
-                                             int half, int lane, int& it) {
-  for (int kt = 0; kt < ktiles; ++kt, ++it) {
+__device__ __forceinline__ void consume_tile(float (&d)[128], const Cta& cta, int half, int& it) {
+  for (int kt = 0; kt < cta.ktiles; ++kt, ++it) {
     const int s = it % kStages;
-    hp::mbar_wait(&full[s], static_cast<std::uint32_t>((it / kStages) & 1));
-    mma_ktile(d, ring + s * kStageBytes, half);
+    hp::mbar_wait(&cta.full[s], static_cast<std::uint32_t>((it / kStages) & 1));
+    mma_ktile(d, cta.ring + s * kStageBytes, half);
     wgmma_wait<1>();  // the MMAs of k tile it - 1 are done: release its stage
     fence_accumulators(d);
-    if (kt > 0 && lane == 0) hp::mbar_arrive(&empty[(it - 1) % kStages]);
+    if (kt > 0 && cta.lane == 0) hp::mbar_arrive(&cta.empty[(it - 1) % kStages]);
   }
 }
 

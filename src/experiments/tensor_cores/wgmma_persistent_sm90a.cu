@@ -55,43 +55,29 @@ __global__ void __launch_bounds__(kThreads, 1)
 #if !MEMLAB_WGMMA
   __trap();  // a build without sm_90a: never launched (wgmma_built() is false, the variant skips)
 #endif
-  extern __shared__ unsigned char raw[];
-  __shared__ __align__(8) std::uint64_t full[kStages], empty[kStages];
-  unsigned char* ring = wgk::align_ring(raw);
-  const int wg = static_cast<int>(threadIdx.x) / 128, t = static_cast<int>(threadIdx.x) % 128;
-  const int tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-  const int tiles = tiles_m * tiles_n;
-  const int ktiles = (k + kBK - 1) / kBK;
+  const wgk::Cta cta = wgk::cta_setup<kBM, kBN, kBK, kStages, kConsumers>(m, n, k);
+  const int tiles = cta.tiles_m * cta.tiles_n;
   const int first = static_cast<int>(blockIdx.x), step = static_cast<int>(gridDim.x);
-  if (threadIdx.x == 0) wgk::init_ring<kStages>(full, empty, kConsumers * 4);
-  __syncthreads();
-  if (wg == 0) {
-    wgk::setmaxnreg_dec<40>();
-    if (t == 0) {
-      hp::tma_prefetch_map(&a_map);
-      hp::tma_prefetch_map(&b_map);
+  if (cta.wg == 0) {
+    if (wgk::producer_start(cta, &a_map, &b_map)) {  // thread 0 issues the copies
       int it = 0;  // k tiles issued by this CTA so far, over all its tiles
       for (int id = first; id < tiles; id += step) {
-        produce_tile(ring, full, empty, &a_map, &b_map, wgk::raster(id, tiles_m, tiles_n, kGroupM),
-                     ktiles, it);
+        produce_tile(cta, &a_map, &b_map, wgk::raster(id, cta.tiles_m, cta.tiles_n, kGroupM), it);
       }
     }
   } else {
-    wgk::setmaxnreg_inc<232>();
-    const int half = wg - 1;  // rows 64 half .. 64 half + 63 of the block tile
-    const int warp = t / 32, lane = t % 32;
-    int it = 0;  // k tiles consumed by this CTA so far, over all its tiles
+    wgk::consumer_start();
+    const int half = cta.wg - 1;  // rows 64 half .. 64 half + 63 of the block tile
+    int it = 0;                   // k tiles consumed by this CTA so far, over all its tiles
     for (int id = first; id < tiles; id += step) {
-      const wgk::TileCoord tile = wgk::raster(id, tiles_m, tiles_n, kGroupM);
+      const wgk::TileCoord tile = wgk::raster(id, cta.tiles_m, cta.tiles_n, kGroupM);
       float d[128];
-#pragma unroll
-      for (int i = 0; i < 128; ++i) d[i] = 0.0f;
-      consume_tile(d, ring, full, empty, ktiles, half, lane, it);
-      wgk::wgmma_wait<0>();
-      wgk::fence_accumulators(d);
+      wgk::zero_accumulators(d);
+      consume_tile(d, cta, half, it);
+      wgk::drain_mmas(d);
       // The tile's last stage is free: the producer refills the ring during the epilogue.
-      if (ktiles > 0 && lane == 0) hp::mbar_arrive(&empty[(it - 1) % kStages]);
-      store_tile(c, m, n, d, tile, half, warp, lane);
+      if (cta.ktiles > 0 && cta.lane == 0) hp::mbar_arrive(&cta.empty[(it - 1) % kStages]);
+      store_tile(c, m, n, d, tile, half, cta.warp, cta.lane);
     }
   }
 }

@@ -91,20 +91,21 @@ __device__ __forceinline__ std::uint32_t ld_shared_u32(std::uint32_t addr) {
 
 // The producer thread's share of one block tile (as wgk::bf16::produce_tile): per k tile A's
 // 256 x 32 box and B's four 32 x 32 boxes, 48 KiB announced on the stage's `full` barrier.
-__device__ __forceinline__ void produce_tile(unsigned char* ring, std::uint64_t* full,
-                                             std::uint64_t* empty, const CUtensorMap* a_map,
+__device__ __forceinline__ void produce_tile(const wgk::Cta& cta, const CUtensorMap* a_map,
                                              const CUtensorMap* b_map, wgk::TileCoord tile,
-                                             int ktiles, int& it) {
-  for (int kt = 0; kt < ktiles; ++kt, ++it) {
+                                             int& it) {
+  for (int kt = 0; kt < cta.ktiles; ++kt, ++it) {
     const int s = it % kStages;
-    if (it >= kStages) hp::mbar_wait(&empty[s], static_cast<std::uint32_t>((it / kStages - 1) & 1));
-    unsigned char* stage = ring + s * kStageBytes;
-    hp::mbar_arrive_expect_tx(&full[s], kStageBytes);
-    hp::tma_load_2d(stage, a_map, kt * kBK, tile.tm * kBM, &full[s]);
+    if (it >= kStages) {
+      hp::mbar_wait(&cta.empty[s], static_cast<std::uint32_t>((it / kStages - 1) & 1));
+    }
+    unsigned char* stage = cta.ring + s * kStageBytes;
+    hp::mbar_arrive_expect_tx(&cta.full[s], kStageBytes);
+    hp::tma_load_2d(stage, a_map, kt * kBK, tile.tm * kBM, &cta.full[s]);
 #pragma unroll
     for (int j = 0; j < kBN / 32; ++j) {
       hp::tma_load_2d(stage + kABytes + j * kBBox, b_map, tile.tn * kBN + 32 * j, kt * kBK,
-                      &full[s]);
+                      &cta.full[s]);
     }
   }
 }
@@ -114,12 +115,11 @@ __device__ __forceinline__ void produce_tile(unsigned char* ring, std::uint64_t*
 // 8 rows of k per step), issue the 4 MMAs as one group, wait for the previous k tile's group
 // (which also frees the other register set) and release that tile's stage (one arrival per warp).
 __device__ __forceinline__ void consume_ktile(float (&d)[128], std::uint32_t (&f)[16],
-                                              unsigned char* ring, std::uint64_t* full,
-                                              std::uint64_t* empty, const std::uint32_t (&off)[4],
-                                              int kt, int lane) {
+                                              const wgk::Cta& cta, const std::uint32_t (&off)[4],
+                                              int kt) {
   const int s = kt % kStages;
-  hp::mbar_wait(&full[s], static_cast<std::uint32_t>((kt / kStages) & 1));
-  const unsigned char* stage = ring + s * kStageBytes;
+  hp::mbar_wait(&cta.full[s], static_cast<std::uint32_t>((kt / kStages) & 1));
+  const unsigned char* stage = cta.ring + s * kStageBytes;
   const std::uint32_t bsm = hp::smem_u32(stage + kABytes);
 #pragma unroll
   for (int kk = 0; kk < kBK / 8; ++kk) {
@@ -136,7 +136,7 @@ __device__ __forceinline__ void consume_ktile(float (&d)[128], std::uint32_t (&f
   wgk::wgmma_commit();
   wgk::wgmma_wait<1>();  // the MMAs of k tile kt - 1 are done: release its stage
   wgk::fence_accumulators(d);
-  if (kt > 0 && lane == 0) hp::mbar_arrive(&empty[(kt - 1) % kStages]);
+  if (kt > 0 && cta.lane == 0) hp::mbar_arrive(&cta.empty[(kt - 1) % kStages]);
 }
 
 __global__ void __launch_bounds__(kThreads, 1)
@@ -146,27 +146,18 @@ __global__ void __launch_bounds__(kThreads, 1)
 #if !MEMLAB_WGMMA
   __trap();  // a build without sm_90a: never launched (wgmma_built() is false, the variant skips)
 #endif
-  extern __shared__ unsigned char raw[];
-  __shared__ __align__(8) std::uint64_t full[kStages], empty[kStages];
-  unsigned char* ring = wgk::align_ring(raw);
-  const int wg = static_cast<int>(threadIdx.x) / 128, t = static_cast<int>(threadIdx.x) % 128;
-  const int tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
-  const wgk::TileCoord tile = wgk::raster(static_cast<int>(blockIdx.x), tiles_m, tiles_n, kGroupM);
-  const int ktiles = (k + kBK - 1) / kBK;
-  if (threadIdx.x == 0) wgk::init_ring<kStages>(full, empty, kConsumers * 4);
-  __syncthreads();
-  if (wg == 0) {
-    wgk::setmaxnreg_dec<40>();
-    if (t == 0) {
-      hp::tma_prefetch_map(&a_map);
-      hp::tma_prefetch_map(&b_map);
+  const wgk::Cta cta = wgk::cta_setup<kBM, kBN, kBK, kStages, kConsumers>(m, n, k);
+  const wgk::TileCoord tile =
+      wgk::raster(static_cast<int>(blockIdx.x), cta.tiles_m, cta.tiles_n, kGroupM);
+  if (cta.wg == 0) {
+    if (wgk::producer_start(cta, &a_map, &b_map)) {  // thread 0 issues the copies
       int it = 0;
-      produce_tile(ring, full, empty, &a_map, &b_map, tile, ktiles, it);
+      produce_tile(cta, &a_map, &b_map, tile, it);
     }
   } else {
-    wgk::setmaxnreg_inc<232>();
-    const int half = wg - 1;  // n 64 half .. 64 half + 63 of the block tile
-    const int warp = t / 32, lane = t % 32, g = lane / 4, t4 = lane % 4;
+    wgk::consumer_start();
+    const int half = cta.wg - 1;  // n 64 half .. 64 half + 63 of the block tile
+    const int warp = cta.warp, g = cta.lane / 4, t4 = cta.lane % 4;
     // Register v = b + 2 j of a k8 step: row k = t4 + 4 j of the step, n (within the warp's box
     // 2 half + warp / 2) = 4 c + 16 (g / 4) + g % 4 with c = 2 (warp % 2) + b; swizzled chunk
     // (c ^ t4) + 4 ((g / 4) ^ j) (the k8 steps start at row multiples of 8: r % 8 = t4 + 4 j).
@@ -178,17 +169,15 @@ __global__ void __launch_bounds__(kThreads, 1)
                                           ((chunk ^ t4) + 4 * ((g / 4) ^ j)) * 16 + (g % 4) * 4);
     }
     float d[128];
-#pragma unroll
-    for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+    wgk::zero_accumulators(d);
     std::uint32_t f0[16], f1[16];  // the two register sets of the A fragments
     int kt = 0;
-    for (; kt + 1 < ktiles; kt += 2) {
-      consume_ktile(d, f0, ring, full, empty, off, kt, lane);
-      consume_ktile(d, f1, ring, full, empty, off, kt + 1, lane);
+    for (; kt + 1 < cta.ktiles; kt += 2) {
+      consume_ktile(d, f0, cta, off, kt);
+      consume_ktile(d, f1, cta, off, kt + 1);
     }
-    if (kt < ktiles) consume_ktile(d, f0, ring, full, empty, off, kt, lane);
-    wgk::wgmma_wait<0>();
-    wgk::fence_accumulators(d);
+    if (kt < cta.ktiles) consume_ktile(d, f0, cta, off, kt);
+    wgk::drain_mmas(d);
     // Accumulator layout of m64nNk8: d[4 i + e] is row 16 warp + g + 8 (e >> 1) (= n, permuted as
     // the fragments), column 8 i + 2 t4 + (e & 1) (= m).
     int cn[2];
