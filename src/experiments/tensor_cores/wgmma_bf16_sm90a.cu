@@ -22,9 +22,10 @@
 // 8-byte stores, guarded at the edges. Boxes past M, N or K are zero-filled by the engine, so any
 // size works (lda, ldb are padded to 16 bytes by the lesson). Global traffic: A is read N / 256
 // times and B M / 128 times (L2 catches most: block tiles are visited in groups of 16 block rows).
-// The tile, the stage issue, one k tile's MMAs, the consumers' k loop and the epilogue live in
-// wgmma_common.cuh (wgk::bf16), shared with `wgmma_persistent`: the two differ only in the tile
-// loop.
+// The CTA's prologue (wgk::cta_setup), the roles' starts (setmaxnreg, map prefetch) and the wait
+// before the epilogue live in wgmma_common.cuh, as do the tile, the stage issue, one k tile's MMAs,
+// the consumers' k loop and the epilogue (wgk::bf16), shared with `wgmma_persistent`: the two
+// differ only in the tile loop.
 #include <cuda.h>
 #include <cuda_runtime.h>
 

@@ -23,6 +23,10 @@
 //
 // Memory: per CTA and k tile 32 KiB cross L2 -> SM instead of 48 KiB (B's 32 KiB once per pair);
 // A is read N / 256 times, B M / 256 times.
+// From wgmma_common.cuh: the CTA's prologue (wgk::cta_setup with 2 CTAs a cluster: `empty` counts
+// both CTAs' consumer warps, the cluster barrier replaces __syncthreads), the roles' starts, the
+// tile constants, one k tile's MMAs and the epilogue (wgk::bf16); the stage issue and the k loop
+// are this file's (multicast, release to both CTAs).
 #include <cuda.h>
 #include <cuda_runtime.h>
 

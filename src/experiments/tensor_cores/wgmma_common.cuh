@@ -1,8 +1,14 @@
 // tensor_cores, Hopper: what the wgmma kernels (*_sm90a.cu) share: the barrier ring, the grouped
-// raster, setmaxnreg, the wgmma fences, the shared-memory descriptor and, for the BF16 kernels
-// (`wgmma`, `wgmma_persistent`), the 128 x 256 x 64 tile's stage issue, one k tile's MMAs, the
-// consumers' k loop and the guarded epilogue. Included only by *_sm90a.cu files (compiled for
-// sm_90a alone when the build targets sm_90; MEMLAB_WGMMA says whether the bodies are real).
+// raster, the shared-memory descriptor, the wgmma fences and the 128 accumulator operands of an
+// m64n256 wgmma's inline asm (MEMLAB_WGMMA_D128_TEXT / _OPERANDS), setmaxnreg; the warp-specialised
+// CTA's prologue (cta_setup: ring, barriers, thread split, tile counts, init + sync), its roles'
+// starts (producer_start, consumer_start: setmaxnreg 40 / 232, the maps' prefetch), the zeroed
+// accumulators and the wait before the epilogue (drain_mmas), so that each kernel keeps its tile
+// loop; the host's tensor maps (gemm_maps) and smem opt-in (raise_smem_once); and, for the BF16
+// kernels (`wgmma`, `wgmma_persistent`, `wgmma_cluster`: wgk::bf16), the 128 x 256 x 64 tile, its
+// stage issue, one k tile's MMAs, the consumers' k loop and the guarded epilogue. Included only by
+// *_sm90a.cu files (compiled for sm_90a alone when the build targets sm_90; MEMLAB_WGMMA says
+// whether the bodies are real).
 #pragma once
 
 #include <cuda.h>

@@ -29,8 +29,8 @@
 // k loop, the last one after wait_group 0), 8 warp arrivals each; a CTA with no tiles (not
 // launched: grid <= tiles) would skip both loops. `max_ctas` (tests) caps the grid so that each CTA
 // walks several tiles and the ring wraps across tile boundaries.
-// The per-tile pieces (stage issue, k loop, epilogue) are wgmma_common.cuh's wgk::bf16, as in
-// `wgmma`.
+// The CTA's prologue and roles' starts (wgk::cta_setup, producer_start, consumer_start) and the
+// per-tile pieces (stage issue, k loop, epilogue: wgk::bf16) are wgmma_common.cuh's, as in `wgmma`.
 #include <cuda.h>
 #include <cuda_runtime.h>
 

@@ -1,6 +1,7 @@
 // tensor_cores, Hopper: the `wgmma` variant at dtype tf32 (wgmma_bf16_sm90a.cu is the BF16 one:
-// read its header first). Built for sm_90a only, like that file; the ring, barriers, raster,
-// setmaxnreg and fences are wgmma_common.cuh's.
+// read its header first). Built for sm_90a only, like that file; the CTA's prologue (ring,
+// barriers, init; wgk::cta_setup), the roles' starts (setmaxnreg, map prefetch), the raster, the
+// descriptor, the fences and the asm's accumulator operands are wgmma_common.cuh's.
 //
 // The catch: wgmma with .tf32 reads both shared-memory operands K-major only (the transpose flags
 // exist for 16-bit types alone). A (M x K, row-major) is K-major, B (K x N, row-major) is not. So
