@@ -62,6 +62,15 @@ enum class Variant {
   // from its 2 output buffers); __syncwarp only, no __syncthreads in the steady state; tiles in
   // the grouped raster; rows, cols multiples of 4.
   TmaWs,
+  // Round five (kernels_swap.cu, issue 23), NOT a transpose: tile64_f4's launch, grid and global
+  // address stream (the same float4 loads and store addresses per thread) with no shared memory
+  // and no barrier; out is the block-transposed matrix (tile (I, J) of in, untransposed inside,
+  // at tile (J, I) of out; clipped edge tiles transposed). The ceiling of the transpose's address
+  // stream: a reference line beside copy.
+  TileSwap,
+  // Round five, NOT a transpose: tile_swap with 128 x 128 tiles (512-byte runs per block and row
+  // each way), 1024 threads x 4 float4: whether longer per-block runs raise that ceiling.
+  TileSwap128,
   // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
   // ceiling a tiled transpose is measured against.
   Copy,
@@ -86,6 +95,10 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "tma_pipelined with 2 load stages + 2 store buffers: 12 blocks per SM instead of 8"},
     {Variant::TmaWs, "tma_ws",
      "Hopper TMA, warp-specialised: producer warp + 4 consumer warps, mbarrier ring"},
+    {Variant::TileSwap, "tile_swap",
+     "reference (not a transpose): tile64_f4's address stream, no shared memory, tiles swapped"},
+    {Variant::TileSwap128, "tile_swap128",
+     "reference (not a transpose): tile_swap with 128 x 128 tiles, 512-byte runs"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
@@ -102,6 +115,12 @@ void launch_tma_pipelined_many(const float* in, float* out, int rows, int cols,
                                cudaStream_t stream);
 // The TmaWs variant (kernels_tma_ws.cu); same needs.
 void launch_tma_ws(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+
+// The TileSwap and TileSwap128 reference lines (kernels_swap.cu); any rows, cols. Tile edges:
+// the reference (check_tile_swap) takes the same.
+inline constexpr int kSwapTile = 64, kSwapTile128 = 128;
+void launch_tile_swap(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+void launch_tile_swap128(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
