@@ -102,6 +102,7 @@ Model model_of(Variant v) {
     case Variant::Tile64F4:
     case Variant::Tile64F4Grouped:
     case Variant::Tile64F4Deep:
+    case Variant::Tile128F4:
     case Variant::Tma:
     case Variant::TmaPipelined:
     case Variant::TmaPipelinedMany:
@@ -140,11 +141,11 @@ bench::Experiment make() {
       // (bands 8 and 2, the last tile row 4 rows high). 260 x 132, 1000 x 996, 1000 x 999 above
       // cover both too (one band; the scalar path at 999).
       .test_point({{"rows", "1156"}, {"cols", "600"}})
-      // tile_swap128: 1 x 2 whole 128-tiles on the scalar swap path (257 not a multiple of 4),
-      // clipped tiles 1 row high and 1 col wide; tile_swap: 2 x 4 whole tiles, the same edges.
-      // 1000 x 996 above: 7 x 7 whole 128-tiles on the float4 path plus clipped edges; 1000 x
-      // 999: whole tiles on the scalar swap path for both; 128 x 192: one whole 128-tile and a
-      // clipped 128 x 64 one.
+      // tile_swap128 (and tile128_f4): 1 x 2 whole 128-tiles on the scalar path (257 not a
+      // multiple of 4), clipped tiles 1 row high and 1 col wide; tile_swap: 2 x 4 whole tiles,
+      // the same edges. 1000 x 996 above: 7 x 7 whole 128-tiles on the float4 path plus clipped
+      // edges; 1000 x 999: whole tiles on the scalar path for all three; 128 x 192: one whole
+      // 128-tile and a clipped 128 x 64 one; 260 x 132: 2 x 1 whole, edges 4 rows / 4 cols.
       .test_point({{"rows", "129"}, {"cols", "257"}})
       .test_point({{"rows", "1"}, {"cols", "1000"}})  // one clipped tile row, no whole tile
       .test_point({{"rows", "300"}, {"cols", "4"}})   // vec, but only clipped tiles 4 cols wide

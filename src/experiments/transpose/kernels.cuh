@@ -43,6 +43,11 @@ enum class Variant {
   // 256 threads with 8 independent float4 loads each before the barrier (32 KiB in flight per
   // block) and 8 float4 stores of 512 contiguous bytes per out row; the grouped raster.
   Tile64F4Deep,
+  // Round five (kernels_tile128.cu, issue 23): 128 x 128 tiles (128 x 129 floats, 64.5 KiB of
+  // dynamic shared memory, 3 blocks per SM), 512 threads with 8 float4 loads in flight each and
+  // 8 float4 stores: 512-byte runs per block and row each way (tile64_f4: 256 B); tile64_f4's
+  // conflict-free warp mapping (4 rows x 8 float4), its 2D grid order; edges: the scalar path.
+  Tile128F4,
   // Hopper (sm_90), kernels_tma.cu: 32x32 boxes loaded and stored by the Tensor Memory
   // Accelerator (2D tensor maps, mbarrier, 128-byte swizzle), transposed in shared memory as 4x4
   // register blocks with 16-byte conflict-free accesses; rows, cols multiples of 4.
@@ -87,6 +92,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "tile64_f4 with a grouped raster: 8 x 8 squares of tiles per 64 consecutive blocks"},
     {Variant::Tile64F4Deep, "tile64_f4_deep",
      "128 x 64 tiles, 8 float4 loads in flight per thread, grouped raster"},
+    {Variant::Tile128F4, "tile128_f4",
+     "128 x 129 tile (64.5 KiB, 3 blocks per SM), 512 threads x 8 float4: 512-byte runs"},
     {Variant::Tma, "tma",
      "Hopper TMA: 32x32 boxes in and out by the copy engine, swizzled tile, 4x4 blocks"},
     {Variant::TmaPipelined, "tma_pipelined",
@@ -106,6 +113,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
 // The Tile64F4Grouped and Tile64F4Deep variants (kernels_tile.cu); any rows, cols.
 void launch_tile64_grouped(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_deep(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+// The Tile128F4 variant (kernels_tile128.cu); any rows, cols.
+void launch_tile128_f4(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tma variant (kernels_tma.cu); needs sm_90 and rows, cols multiples of 4.
 void launch_tma(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The TmaPipelined variant (kernels_tma_pipelined.cu); same needs.
