@@ -12,6 +12,7 @@
 
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/plan.hpp"
+#include "memlab/report/headline.hpp"
 #include "memlab/report/lessons.hpp"
 
 namespace memlab::bench {
@@ -73,6 +74,35 @@ TEST(LessonDeclarations, EveryLessonDeclaresPlotsOverItsOwnAxesAndKnownFigures) 
       EXPECT_NE(e.find_variant(v), nullptr) << e.name << ": vendor " << v;
     }
   }
+}
+
+// Issue 23, round five: transpose's tile_swap and tile_swap128 (not transposes: its address stream
+// without the shared tile) are reference lines beside copy, so the headline's best stays the best
+// transpose even when a swap outruns it, and the vendor figure is the fastest reference line.
+TEST(LessonDeclarations, TransposeReferenceLinesStayOutOfItsBest) {
+  const Experiment* t = find_experiment("transpose");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->vendor, (std::vector<std::string>{"copy", "tile_swap", "tile_swap128"}));
+  for (const char* v : {"tile_swap", "tile_swap128"}) {
+    ASSERT_NE(t->find_variant(v), nullptr) << v;
+    EXPECT_TRUE(t->find_variant(v)->opt_in.empty()) << v;
+  }
+  auto rec = [](const char* variant, double gbps) {
+    return nlohmann::json{{"experiment", "transpose"},
+                          {"variant", variant},
+                          {"params", {{"rows", "16384"}, {"cols", "16384"}}},
+                          {"status", "timed"},
+                          {"gbps", gbps}};
+  };
+  const nlohmann::json run = {{"schema_version", 1},
+                              {"context", nlohmann::json::object()},
+                              {"records",
+                               {rec("tile64_f4", 3871), rec("tma", 3600), rec("tile_swap", 4000),
+                                rec("tile_swap128", 4100), rec("copy", 4197)}}};
+  const nlohmann::json h = report::lesson_headline(run, "transpose", t->baseline, t->vendor);
+  EXPECT_EQ(h.at("best").at("variant"), "tile64_f4");
+  EXPECT_EQ(h.at("vendor").at("variant"), "copy");
+  EXPECT_NEAR(h.at("pct_vendor").get<double>(), 100.0 * 3871 / 4197, 1e-9);
 }
 
 // issue 19 #10: the default suite's plan crosses each variant only with its own points. Before,

@@ -165,6 +165,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::Tile64F4Deep:
       launch_tile64_deep(in, out, rows, cols, s);
       return;
+    case Variant::Tile128F4:
+      launch_tile128_f4(in, out, rows, cols, s);
+      return;
     case Variant::Tma:
       launch_tma(in, out, rows, cols, s);
       return;
@@ -176,6 +179,12 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
       return;
     case Variant::TmaWs:
       launch_tma_ws(in, out, rows, cols, s);
+      return;
+    case Variant::TileSwap:
+      launch_tile_swap(in, out, rows, cols, s);
+      return;
+    case Variant::TileSwap128:
+      launch_tile_swap128(in, out, rows, cols, s);
       return;
     case Variant::Copy:
       copy_tile<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);

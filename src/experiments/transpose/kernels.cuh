@@ -43,6 +43,11 @@ enum class Variant {
   // 256 threads with 8 independent float4 loads each before the barrier (32 KiB in flight per
   // block) and 8 float4 stores of 512 contiguous bytes per out row; the grouped raster.
   Tile64F4Deep,
+  // Round five (kernels_tile128.cu, issue 23): 128 x 128 tiles (128 x 129 floats, 64.5 KiB of
+  // dynamic shared memory, 3 blocks per SM), 512 threads with 8 float4 loads in flight each and
+  // 8 float4 stores: 512-byte runs per block and row each way (tile64_f4: 256 B); tile64_f4's
+  // conflict-free warp mapping (4 rows x 8 float4), its 2D grid order; edges: the scalar path.
+  Tile128F4,
   // Hopper (sm_90), kernels_tma.cu: 32x32 boxes loaded and stored by the Tensor Memory
   // Accelerator (2D tensor maps, mbarrier, 128-byte swizzle), transposed in shared memory as 4x4
   // register blocks with 16-byte conflict-free accesses; rows, cols multiples of 4.
@@ -62,6 +67,15 @@ enum class Variant {
   // from its 2 output buffers); __syncwarp only, no __syncthreads in the steady state; tiles in
   // the grouped raster; rows, cols multiples of 4.
   TmaWs,
+  // Round five (kernels_swap.cu, issue 23), NOT a transpose: tile64_f4's launch, grid and global
+  // address stream (the same float4 loads and store addresses per thread) with no shared memory
+  // and no barrier; out is the block-transposed matrix (tile (I, J) of in, untransposed inside,
+  // at tile (J, I) of out; clipped edge tiles transposed). The ceiling of the transpose's address
+  // stream: a reference line beside copy.
+  TileSwap,
+  // Round five, NOT a transpose: tile_swap with 128 x 128 tiles (512-byte runs per block and row
+  // each way), 1024 threads x 4 float4: whether longer per-block runs raise that ceiling.
+  TileSwap128,
   // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
   // ceiling a tiled transpose is measured against.
   Copy,
@@ -78,6 +92,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "tile64_f4 with a grouped raster: 8 x 8 squares of tiles per 64 consecutive blocks"},
     {Variant::Tile64F4Deep, "tile64_f4_deep",
      "128 x 64 tiles, 8 float4 loads in flight per thread, grouped raster"},
+    {Variant::Tile128F4, "tile128_f4",
+     "128 x 129 tile (64.5 KiB, 3 blocks per SM), 512 threads x 8 float4: 512-byte runs"},
     {Variant::Tma, "tma",
      "Hopper TMA: 32x32 boxes in and out by the copy engine, swizzled tile, 4x4 blocks"},
     {Variant::TmaPipelined, "tma_pipelined",
@@ -86,6 +102,10 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "tma_pipelined with 2 load stages + 2 store buffers: 12 blocks per SM instead of 8"},
     {Variant::TmaWs, "tma_ws",
      "Hopper TMA, warp-specialised: producer warp + 4 consumer warps, mbarrier ring"},
+    {Variant::TileSwap, "tile_swap",
+     "reference (not a transpose): tile64_f4's address stream, no shared memory, tiles swapped"},
+    {Variant::TileSwap128, "tile_swap128",
+     "reference (not a transpose): tile_swap with 128 x 128 tiles, 512-byte runs"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
@@ -93,6 +113,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
 // The Tile64F4Grouped and Tile64F4Deep variants (kernels_tile.cu); any rows, cols.
 void launch_tile64_grouped(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_deep(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+// The Tile128F4 variant (kernels_tile128.cu); any rows, cols.
+void launch_tile128_f4(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tma variant (kernels_tma.cu); needs sm_90 and rows, cols multiples of 4.
 void launch_tma(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The TmaPipelined variant (kernels_tma_pipelined.cu); same needs.
@@ -102,6 +124,12 @@ void launch_tma_pipelined_many(const float* in, float* out, int rows, int cols,
                                cudaStream_t stream);
 // The TmaWs variant (kernels_tma_ws.cu); same needs.
 void launch_tma_ws(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+
+// The TileSwap and TileSwap128 reference lines (kernels_swap.cu); any rows, cols. Tile edges:
+// the reference (check_tile_swap) takes the same.
+inline constexpr int kSwapTile = 64, kSwapTile128 = 128;
+void launch_tile_swap(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+void launch_tile_swap128(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 

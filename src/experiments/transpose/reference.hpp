@@ -15,4 +15,11 @@ float input_value(std::uint64_t seed, std::size_t i);
 bench::Check check_output(const float* got, std::size_t rows, std::size_t cols, std::uint64_t seed,
                           bool transposed);
 
+// The tile_swap reference lines (not transposes): got is cols x rows, built from tile x tile tiles.
+// A whole tile (I, J) of in (inside the matrix) lands untransposed at tile (J, I) of got:
+// got[J tile + a][I tile + b] = in[I tile + a][J tile + b]; a clipped edge tile is transposed,
+// got[c][r] = in[r][c] (its h x w elements do not fit untransposed into the w x h slot).
+bench::Check check_tile_swap(const float* got, std::size_t rows, std::size_t cols,
+                             std::uint64_t seed, std::size_t tile);
+
 }  // namespace memlab::lessons::transpose

@@ -1,0 +1,124 @@
+// transpose, issue 23 round five: reference lines for the transpose's ADDRESS STREAM. Not
+// transposes: `tile_swap` and `tile_swap128` write the block-transposed matrix (tile (I, J) of
+// `in`, untransposed inside, lands at tile (J, I) of `out`; out is cols x rows), so the lesson
+// declares them reference lines (b.vendor) beside `copy` and checks them against their own CPU
+// reference (reference.cpp, check_tile_swap).
+//
+// The question (docs/transpose.md): `tile64_f4` runs at 90.7% of cudaMemcpy at 16384^2 (3871
+// GB/s), the `copy` kernel at 98.6% (4197 GB/s). Is the gap the DRAM/L2 cost of the order in
+// which a transpose touches memory (each block reads 64 rows x 256 B and writes 64 rows x 256 B,
+// the writes 64 KiB apart), or its in-SM work (shared stores, barrier, column reads)?
+//
+// `tile_swap` keeps tile64_f4's launch (2D grid of 64 x 64 tiles, blockIdx.x along cols, 256
+// threads), its warp mapping (j = l % 8 + 8 (w % 2), q = l / 8 + 4 (w / 2), 4 steps of 16 rows)
+// and so its exact global address stream: thread t loads the same 4 float4 of `in` and stores 4
+// float4 to the same 4 addresses of `out` as in tile64_f4. It works because the float4 a thread
+// loads, in[r0 + q + 16 k][c0 + 4 j ..], is exactly what the block swap puts at out[c0 + q + 16 k]
+// [r0 + 4 j ..], the address tile64_f4's thread stores to. What is gone: the 16.6 KiB tile, the
+// 16 scalar shared stores, the 16 scalar column reads and the __syncthreads per thread. Each
+// thread issues its 4 loads, then its 4 stores (as tile64_f4, minus the barrier between them).
+//
+// Napkin math (16384^2, 2 GiB of useful traffic): at the copy kernel's 4197 GB/s 0.512 ms, at
+// tile64_f4's 3871 GB/s 0.555 ms. Resident: no shared memory, <= 32 registers (the bounds), so 8
+// blocks of 256 threads per SM (the 2048-thread limit, as tile64_f4), 1056 blocks = ~4.1 tile rows
+// of the 256-tile-wide grid; 128 KiB of loads in flight per SM while all load (Little's law wants
+// ~25 KB). The resident set reads ~264 whole in rows (64 KiB runs) and writes each of the 16384 out
+// rows ~4 tiles x 256 B = 1 KiB, 64 KiB apart: tile64_f4's write pattern exactly.
+//   Reading the result: tile_swap ~ tile64_f4 (~90%) -> the address stream is the ceiling and the
+//   gap to copy is physical for this tile order; tile_swap ~ copy (~98%) -> the stream is free and
+//   the gap is in-SM work (shared memory pipe, barrier), which a better kernel can recover.
+//
+// `tile_swap128`: the same with 128 x 128 tiles: each block reads 128 rows x 512 B and writes 128
+// out rows x 512 B (runs twice as long per block). 1024 threads, each again 4 float4 in and 4 out
+// (warp = 4 rows x 8 float4, warps w % 4 side by side along a 512-B row, 4 steps of 32 rows), so
+// per thread the work and per SM the threads (2 blocks x 1024 = 2048) and bytes in flight (128
+// KiB) are tile_swap's: only the run length per block and the tile order change. Note that the
+// resident band is the same (~264 in rows, ~1 KiB per out row at a time), set by the bytes in
+// flight, not by the tile: what doubles is the contiguous run of one block in each row it touches
+// (a block moves 64 KiB each way over 128 rows x 512 B instead of 16 KiB over 64 rows x 256 B).
+//   Reading the result: tile_swap128 > tile_swap -> longer per-block runs raise the ceiling (a
+//   real 128-tile transpose, tile128_f4, could gain it); tile_swap128 ~ tile_swap -> run length
+//   per block is not the lever.
+//
+// Edges: a whole tile (T x T inside the matrix) whose rows and cols are multiples of 4 takes the
+// float4 path; a whole tile otherwise (rows or cols not multiples of 4) is swapped element by
+// element (the same mapping, 4-byte accesses, still coalesced both ways); a clipped edge tile (h x
+// w, h or w < T) cannot be placed untransposed into its w x h slot of `out`, so it is transposed
+// element by element (out[c][r] = in[r][c]): the mapping stays a bijection and check_tile_swap
+// uses the same rule.
+#include <cuda_runtime.h>
+
+#include "common/launch.hpp"
+#include "transpose/kernels.cuh"
+
+namespace memlab::lessons::transpose {
+namespace {
+
+__device__ __forceinline__ std::size_t at(int r, int c, int width) {
+  return static_cast<std::size_t>(r) * static_cast<std::size_t>(width) +
+         static_cast<std::size_t>(c);
+}
+
+// One T x T tile per block, Threads threads; see the header for the mapping. The bounds ask for
+// 2048 threads per SM (<= 32 registers): left alone, ptxas takes 37 for T = 64, i.e. 6 blocks
+// per SM instead of tile64_f4's 8, and the control would differ in occupancy.
+template <int T, int Threads>
+__global__ void __launch_bounds__(Threads, 2048 / Threads)
+    tile_swap(const float* __restrict__ in, float* __restrict__ out, int rows, int cols, bool vec) {
+  constexpr int kF = T / 4;                                  // float4 per tile row: 16, 32
+  constexpr int kWarpsPerRow = kF / 8;                       // 8 float4 per warp row: 2, 4
+  constexpr int kWarps = Threads / 32;                       // 8, 32
+  constexpr int kRowsPerStep = 4 * (kWarps / kWarpsPerRow);  // 16, 32
+  constexpr int kSteps = T / kRowsPerStep;                   // 4, 4
+  static_assert(kWarps % kWarpsPerRow == 0 && T % kRowsPerStep == 0, "mapping");
+  const int t = static_cast<int>(threadIdx.x);
+  const int r0 = static_cast<int>(blockIdx.y) * T, c0 = static_cast<int>(blockIdx.x) * T;
+  const bool whole = r0 + T <= rows && c0 + T <= cols;
+  if (vec && whole) {
+    const int lane = t % 32, warp = t / 32;
+    const int j = lane % 8 + 8 * (warp % kWarpsPerRow), q = lane / 8 + 4 * (warp / kWarpsPerRow);
+    float4 v[kSteps];
+#pragma unroll
+    for (int k = 0; k < kSteps; ++k) {
+      v[k] = *reinterpret_cast<const float4*>(in + at(r0 + q + kRowsPerStep * k, c0 + 4 * j, cols));
+    }
+    // Out row c0 + a holds in row r0 + a of the tile, at out cols r0 .. r0 + T.
+#pragma unroll
+    for (int k = 0; k < kSteps; ++k) {
+      *reinterpret_cast<float4*>(out + at(c0 + q + kRowsPerStep * k, r0 + 4 * j, rows)) = v[k];
+    }
+  } else if (whole) {
+    for (int e = t; e < T * T; e += Threads) {
+      const int a = e / T, b = e % T;
+      out[at(c0 + a, r0 + b, rows)] = in[at(r0 + a, c0 + b, cols)];
+    }
+  } else {
+    for (int e = t; e < T * T; e += Threads) {
+      const int r = e / T, c = e % T;
+      if (r0 + r < rows && c0 + c < cols)
+        out[at(c0 + c, r0 + r, rows)] = in[at(r0 + r, c0 + c, cols)];
+    }
+  }
+}
+
+template <int T, int Threads>
+void launch_swap(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  const dim3 grid(blocks_for(static_cast<std::size_t>(cols), static_cast<unsigned>(T)),
+                  blocks_for(static_cast<std::size_t>(rows), static_cast<unsigned>(T)));
+  const bool vec = rows % 4 == 0 && cols % 4 == 0;
+  tile_swap<T, Threads><<<grid, Threads, 0, s>>>(in, out, rows, cols, vec);
+}
+
+}  // namespace
+
+void launch_tile_swap(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  launch_swap<kSwapTile, 256>(in, out, rows, cols, s);
+  MEMLAB_CHECK_LAUNCH(tile_swap);
+}
+
+void launch_tile_swap128(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  launch_swap<kSwapTile128, 1024>(in, out, rows, cols, s);
+  MEMLAB_CHECK_LAUNCH(tile_swap128);
+}
+
+}  // namespace memlab::lessons::transpose
