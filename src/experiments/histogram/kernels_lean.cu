@@ -30,6 +30,25 @@ __device__ __forceinline__ void lean_count_vec(unsigned* s, const uint4& r, unsi
   lean_count_word(s, r.w, lane4);
 }
 
+// What every lane-copy kernel here starts from: the thread's byte offset of its lane (lane4), the
+// input as nv whole 16-byte vectors v, and the grid stride in vectors. lean_prologue also zeroes
+// the block's [bin][lane] copies (kLaneWords words) and waits at the barrier.
+constexpr unsigned kLaneWords = kBins * 32;
+struct LeanView {
+  unsigned lane4;
+  std::size_t nv;
+  const uint4* v;
+  std::size_t stride;
+};
+__device__ __forceinline__ LeanView lean_view(const unsigned char* in, std::size_t n) {
+  return {(threadIdx.x & 31u) * 4u, n / 16, reinterpret_cast<const uint4*>(in), grid_threads()};
+}
+__device__ __forceinline__ LeanView lean_prologue(unsigned* s, const unsigned char* in,
+                                                  std::size_t n) {
+  zero_shared(s, kLaneWords);
+  return lean_view(in, n);
+}
+
 // After the vectors: the n % 16 tail bytes (one per thread of the grid's first threads), then
 // thread b sums bin b's 32 lane copies, starting at lane b % 32 (32 banks per warp), and the block
 // ends with the ticketed merge (Tag: the kernel's own accumulator and ticket).
@@ -58,12 +77,8 @@ __device__ __forceinline__ void lean_finish(unsigned* s, const unsigned char* in
 struct LeanTag {};
 __global__ void __launch_bounds__(kLeanThreads, 7)
     bytes_per_lane_lean(const unsigned char* in, std::size_t n, unsigned* bins) {
-  __shared__ __align__(16) unsigned s[kBins * 32];
-  zero_shared(s, kBins * 32);
-  const unsigned lane4 = (threadIdx.x & 31u) * 4u;
-  const std::size_t nv = n / 16;
-  const uint4* v = reinterpret_cast<const uint4*>(in);
-  const std::size_t stride = grid_threads();
+  __shared__ __align__(16) unsigned s[kLaneWords];
+  const auto [lane4, nv, v, stride] = lean_prologue(s, in, n);
   std::size_t i = global_id();
   for (; i + stride < nv; i += 2 * stride) {  // 2 loads in flight, as per_lane
     const uint4 r0 = __ldcs(v + i);
@@ -90,12 +105,8 @@ constexpr int kDeepRing = 4;
 struct DeepTag {};
 __global__ void __launch_bounds__(kLeanThreads, 6)
     bytes_per_lane_deep(const unsigned char* in, std::size_t n, unsigned* bins) {
-  __shared__ __align__(16) unsigned s[kBins * 32];
-  zero_shared(s, kBins * 32);
-  const unsigned lane4 = (threadIdx.x & 31u) * 4u;
-  const std::size_t nv = n / 16;
-  const uint4* v = reinterpret_cast<const uint4*>(in);
-  const std::size_t stride = grid_threads();
+  __shared__ __align__(16) unsigned s[kLaneWords];
+  const auto [lane4, nv, v, stride] = lean_prologue(s, in, n);
   const std::size_t span = static_cast<std::size_t>(kDeepRing - 1) * stride;  // batch's last
   std::size_t i = global_id();  // the first vector of the batch to load next
   uint4 r[kDeepRing];
