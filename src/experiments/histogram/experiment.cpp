@@ -104,6 +104,9 @@ void common_byte_axes(bench::ExperimentBuilder<ByteState>& b) {
       // partial batch of one vector for the first 66977 threads, then the 1 tail byte).
       .test_point({{"dist", "uniform"}, {"n", "40000017"}})
       .test_point({{"dist", "single"}, {"n", "40000017"}})
+      // 15 tail bytes (per_lane_early loads them before the stream); per_lane_early and
+      // per_lane_deep (4.93 strides): no steady loop, a partial batch of 1 for 188,992 threads.
+      .test_point({{"dist", "uniform"}, {"n", "16000015"}})
       .bytes([](const Params& p) { return static_cast<double>(p.n("n")); })
       .footprint([](const Params& p) { return static_cast<double>(p.n("n")) + 4096.0; })
       .poison([](ByteState& st, const Params&, cudaStream_t s) { st.bins.fill_bytes(0xFF, s); });
@@ -152,6 +155,8 @@ const char* limit(ByteVariant v) {
       return "per_lane's shape, one launch, 2 ALU + 1 ATOMS per byte: DRAM read plateau";
     case ByteVariant::PerLaneDeep:
       return "per_lane_lean's ALU work, 48-64 B in flight per thread while counting: read plateau";
+    case ByteVariant::PerLaneEarly:
+      return "per_lane_deep's stream, zeroing under the first loads, 16-copy merge: read plateau";
     case ByteVariant::Cub:
       return "vendor: shared atomics, RLE";
   }
