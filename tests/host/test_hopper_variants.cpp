@@ -53,6 +53,7 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"histogram", "per_lane_lean"},
                            {"histogram", "per_lane_deep"},
                            {"histogram", "per_lane_early"},
+                           {"histogram", "per_lane_early6"},
                            {"matmul", "thread_tile_8x16_db"}};
 
 bool planned(const Plan& plan, const std::string& variant) {

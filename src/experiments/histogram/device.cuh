@@ -109,9 +109,11 @@ __device__ __forceinline__ void spread_merge(unsigned sum, unsigned* bins) {
   if (b == 0) atomicExch(&g_merge_done<Tag>, 0u);
 }
 
-// Launchers in kernels_lean.cu (byte_histogram's cases PerLaneLean, PerLaneDeep and PerLaneEarly).
+// Launchers in kernels_lean.cu (byte_histogram's cases PerLaneLean, PerLaneDeep, PerLaneEarly and
+// PerLaneEarly6).
 void per_lane_lean(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s);
 void per_lane_deep(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s);
 void per_lane_early(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s);
+void per_lane_early6(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s);
 
 }  // namespace memlab::lessons::histogram

@@ -5,7 +5,7 @@
 // result over a large array; op=minmax: atomicMin/atomicMax on int, op=fmax: float max via an
 // atomicCAS loop). Each experiment's variants are the enumerators of its enum below (TextVariant,
 // ByteVariant, FloatVariant, AtomicVariant). kernels.cu holds the byte histograms (but
-// per_lane_lean, per_lane_deep and per_lane_early: kernels_lean.cu),
+// per_lane_lean, per_lane_deep, per_lane_early and per_lane_early6: kernels_lean.cu),
 // kernels_atomics.cu histogram_float and atomics, device.cuh what they share.
 //
 // Napkin math (H200: ~4.2-4.3 TB/s DRAM, 132 SMs at ~1.98 GHz): 1 GiB of bytes read once takes
@@ -113,6 +113,8 @@ enum class ByteVariant {
   // latency), and an ending with 16 accumulator copies (spread_merge: ~50 instead of 792 REDs per
   // L2 line), one fence per block, lane sums as 8 rotated 16-byte shared loads.
   PerLaneEarly,
+  // per_lane_early with a ring of 6 vectors at 5 blocks per SM (48 registers, no spill).
+  PerLaneEarly6,
   // cub::DeviceHistogram::HistogramEven (temp storage from setup): the vendor line.
   Cub,
 };
@@ -135,6 +137,8 @@ inline constexpr VariantInfo<ByteVariant> kByteVariants[] = {
      "per_lane_lean with a 4-vector register ring: 3-4 loads in flight while counting"},
     {ByteVariant::PerLaneEarly, "per_lane_early",
      "per_lane_deep, loads issued before the shared zeroing, 16 accumulator copies at the end"},
+    {ByteVariant::PerLaneEarly6, "per_lane_early6",
+     "per_lane_early with a 6-vector ring at 5 blocks per SM (48 registers)"},
     {ByteVariant::Cub, "cub", "cub::DeviceHistogram::HistogramEven (vendor baseline)"},
 };
 

@@ -1,7 +1,7 @@
 // histogram's one-launch lane-copy variants with per_lane_lean's counter offset: per_lane_lean,
-// per_lane_deep and per_lane_early (issue 23). All count into 32 lane copies [bin][lane] (32 KiB
-// of shared memory, 256-thread blocks, 6 per SM) and end with ticketed_merge or spread_merge
-// (device.cuh): no memset launch.
+// per_lane_deep, per_lane_early and per_lane_early6 (issue 23). All count into 32 lane copies
+// [bin][lane] (32 KiB of shared memory, 256-thread blocks, 6 per SM; per_lane_early6 5) and end
+// with ticketed_merge or spread_merge (device.cuh): no memset launch.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(kLeanThreads, 6)
   lean_finish<DeepTag>(s, in, n, bins);
 }
 
-// ---- per_lane_early (issue 23, round 4): the launch's fixed cost --------------
+// ---- per_lane_early, per_lane_early6 (issue 23, round 4): the launch's fixed cost --------------
 // per_lane_deep streams at ~DRAM 86% of peak, long_scoreboard 6.2: what is left of its 261 us
 // against the 251 us of the read plateau (1 GiB / 4270 GB/s) is mostly what a block does before
 // its first load and after its last one. Napkin math per SM (6 blocks x 256 threads, 1.98 GHz):
@@ -244,6 +244,22 @@ __global__ void __launch_bounds__(kLeanThreads, 6)
   early_histogram<4, EarlyTag>(s, in, n, bins);
 }
 
+// per_lane_early6: per_lane_early with a ring of 6 vectors (96 B per thread) at 5 blocks per SM
+// (the launch bounds cap the registers at 48: 5 x 256 x 48 = 61,440 of 65,536; ptxas: 48, no
+// spill; a ring of 8 spills at 48). In flight per SM: 1280 threads x 80-96 B = 100-120 KiB against
+// per_lane_early's 1536 x 48-64 B = 72-96 KiB, and 5 x 32 KiB of shared memory to zero and sum
+// instead of 6; 660 blocks instead of 792 take tickets and send REDs. If per_lane_early is still
+// short of the plateau because 72-96 KiB per SM does not cover the loaded latency (Little: ~1.6
+// us x 32 GB/s per SM = 52 KiB: it should), this one gains; if not, the same ~97% or a little
+// less: 10 warps per scheduler instead of 12 to hide the ATOMS latency, and a longer drain of the
+// last ring (~0.1 us).
+struct Early6Tag {};
+__global__ void __launch_bounds__(kLeanThreads, 5)
+    bytes_per_lane_early6(const unsigned char* in, std::size_t n, unsigned* bins) {
+  __shared__ __align__(16) unsigned s[kLaneWords];
+  early_histogram<6, Early6Tag>(s, in, n, bins);
+}
+
 }  // namespace
 
 void per_lane_lean(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s) {
@@ -262,6 +278,12 @@ void per_lane_early(const unsigned char* in, std::size_t n, unsigned* bins, cuda
   bytes_per_lane_early<<<resident_blocks(bytes_per_lane_early, kLeanThreads), kLeanThreads, 0, s>>>(
       in, n, bins);
   MEMLAB_CHECK_LAUNCH(per_lane_early);
+}
+
+void per_lane_early6(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s) {
+  bytes_per_lane_early6<<<resident_blocks(bytes_per_lane_early6, kLeanThreads), kLeanThreads, 0,
+                          s>>>(in, n, bins);
+  MEMLAB_CHECK_LAUNCH(per_lane_early6);
 }
 
 }  // namespace memlab::lessons::histogram
