@@ -52,6 +52,8 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"matmul", "thread_tile_256x128"},
                            {"histogram", "per_lane_lean"},
                            {"histogram", "per_lane_deep"},
+                           {"histogram", "per_lane_early"},
+                           {"histogram", "per_lane_early6"},
                            {"matmul", "thread_tile_8x16_db"}};
 
 bool planned(const Plan& plan, const std::string& variant) {

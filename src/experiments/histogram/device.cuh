@@ -71,8 +71,49 @@ __device__ __forceinline__ void ticketed_merge(bool add, unsigned bin, unsigned 
   if (threadIdx.x == 0) atomicExch(&g_merge_done<Tag>, 0u);
 }
 
-// Launchers in kernels_lean.cu (byte_histogram's cases PerLaneLean and PerLaneDeep).
+// ---- the spread one-launch ending (per_lane_early): ticketed_merge over kCopies accumulators ----
+// ticketed_merge puts every block's 256 additions on the same 256 words: 8 lines of 128 B, so the
+// 792 blocks x 8 warp REDs (one 128-B request each) queue in 8 L2 slices, 792 requests per line
+// (~0.5-1 us if the blocks end together). Here block x adds into copy x % kCopies of
+// g_spread_acc<Tag, kCopies> (kCopies x 1 KiB: kCopies x 8 lines, ~792 / kCopies requests per
+// line), and the last block sums the kCopies copies of its bin with atomicExch (kCopies
+// independent exchanges in flight per thread, each leaving its word zero). One thread per block
+// fences and takes the ticket after the block's barrier (the cooperative-groups grid-sync
+// pattern: the barrier orders the block's REDs before thread 0's gpu-scope fence), instead of a
+// fence in every thread. Same caveats as ticketed_merge: launches sharing a Tag must not overlap,
+// and a faulted launch leaves the accumulators dirty (the CPU reference check then fails).
+template <class Tag, unsigned kCopies>
+__device__ unsigned g_spread_acc[kCopies * kBins];
+
+// Called by every thread of a block of exactly kBins threads, after its last barrier: thread b
+// adds `sum` (if non-zero) to bin b of its block's copy; the last block writes bins[b].
+template <class Tag, unsigned kCopies>
+__device__ __forceinline__ void spread_merge(unsigned sum, unsigned* bins) {
+  __shared__ bool last;
+  const unsigned b = threadIdx.x;
+  unsigned* acc = g_spread_acc<Tag, kCopies>;
+  if (sum != 0) atomicAdd(acc + (blockIdx.x % kCopies) * kBins + b, sum);
+  __syncthreads();
+  if (b == 0) {
+    __threadfence();  // the block's additions (ordered by the barrier) before its ticket
+    const bool is_last = atomicAdd(&g_merge_done<Tag>, 1u) == gridDim.x - 1;
+    if (is_last) __threadfence();  // and every other block's before the reads below
+    last = is_last;
+  }
+  __syncthreads();
+  if (!last) return;
+  unsigned total = 0;
+#pragma unroll
+  for (unsigned c = 0; c < kCopies; ++c) total += atomicExch(acc + c * kBins + b, 0u);
+  bins[b] = total;
+  if (b == 0) atomicExch(&g_merge_done<Tag>, 0u);
+}
+
+// Launchers in kernels_lean.cu (byte_histogram's cases PerLaneLean, PerLaneDeep, PerLaneEarly and
+// PerLaneEarly6).
 void per_lane_lean(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s);
 void per_lane_deep(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s);
+void per_lane_early(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s);
+void per_lane_early6(const unsigned char* in, std::size_t n, unsigned* bins, cudaStream_t s);
 
 }  // namespace memlab::lessons::histogram

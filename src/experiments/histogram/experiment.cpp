@@ -101,9 +101,15 @@ void common_byte_axes(bench::ExperimentBuilder<ByteState>& b) {
       // More than 4 grid strides of 16-byte vectors on a 132-SM GPU (per_lane_fused: 264 x 1024
       // threads, 17.3 MB per 4 strides): the unrolled main loops run, then the remainder and tail
       // (per_lane_deep: 792 x 256 threads, 12.3 strides: its steady loop runs twice, then a
-      // partial batch of one vector for the first 66977 threads, then the 1 tail byte).
+      // partial batch of one vector for the first 66977 threads, then the 1 tail byte;
+      // per_lane_early6: 660 x 256 threads, 14.8 strides: one steady iteration, then a partial
+      // batch of 2 vectors, 3 for the first 134,561 threads).
       .test_point({{"dist", "uniform"}, {"n", "40000017"}})
       .test_point({{"dist", "single"}, {"n", "40000017"}})
+      // 15 tail bytes, and per_lane_early6 (660 x 256 threads, 5.92 strides of vectors): a whole
+      // first batch of 6 for the first 155,200 threads only, the rest a partial one; per_lane_early
+      // and per_lane_deep (4.93 strides): no steady loop, a partial batch of 1 for 188,992 threads.
+      .test_point({{"dist", "uniform"}, {"n", "16000015"}})
       .bytes([](const Params& p) { return static_cast<double>(p.n("n")); })
       .footprint([](const Params& p) { return static_cast<double>(p.n("n")) + 4096.0; })
       .poison([](ByteState& st, const Params&, cudaStream_t s) { st.bins.fill_bytes(0xFF, s); });
@@ -152,6 +158,10 @@ const char* limit(ByteVariant v) {
       return "per_lane's shape, one launch, 2 ALU + 1 ATOMS per byte: DRAM read plateau";
     case ByteVariant::PerLaneDeep:
       return "per_lane_lean's ALU work, 48-64 B in flight per thread while counting: read plateau";
+    case ByteVariant::PerLaneEarly:
+      return "per_lane_deep's stream, zeroing under the first loads, 16-copy merge: read plateau";
+    case ByteVariant::PerLaneEarly6:
+      return "per_lane_early, 80-96 B in flight per thread at 5 blocks per SM: read plateau";
     case ByteVariant::Cub:
       return "vendor: shared atomics, RLE";
   }

@@ -441,6 +441,14 @@ void byte_histogram(ByteVariant v, const unsigned char* in, std::size_t n, unsig
     per_lane_deep(in, n, bins, s);
     return;
   }
+  if (v == ByteVariant::PerLaneEarly) {  // kernels_lean.cu: writes every bin itself, no memset
+    per_lane_early(in, n, bins, s);
+    return;
+  }
+  if (v == ByteVariant::PerLaneEarly6) {  // kernels_lean.cu: writes every bin itself, no memset
+    per_lane_early6(in, n, bins, s);
+    return;
+  }
   MEMLAB_CUDA_CHECK(cudaMemsetAsync(bins, 0, kBins * sizeof(unsigned), s));
   switch (v) {
     case ByteVariant::Naive:
@@ -477,6 +485,8 @@ void byte_histogram(ByteVariant v, const unsigned char* in, std::size_t n, unsig
     case ByteVariant::PerLaneFused:
     case ByteVariant::PerLaneLean:
     case ByteVariant::PerLaneDeep:
+    case ByteVariant::PerLaneEarly:
+    case ByteVariant::PerLaneEarly6:
     case ByteVariant::Cub:
       break;  // launched above
   }

@@ -5,8 +5,8 @@
 // result over a large array; op=minmax: atomicMin/atomicMax on int, op=fmax: float max via an
 // atomicCAS loop). Each experiment's variants are the enumerators of its enum below (TextVariant,
 // ByteVariant, FloatVariant, AtomicVariant). kernels.cu holds the byte histograms (but
-// per_lane_lean and per_lane_deep: kernels_lean.cu), kernels_atomics.cu histogram_float and
-// atomics, device.cuh what they share.
+// per_lane_lean, per_lane_deep, per_lane_early and per_lane_early6: kernels_lean.cu),
+// kernels_atomics.cu histogram_float and atomics, device.cuh what they share.
 //
 // Napkin math (H200: ~4.2-4.3 TB/s DRAM, 132 SMs at ~1.98 GHz): 1 GiB of bytes read once takes
 // ~0.25 ms at the copy rate. One byte is one counter update: at 4.2 TB/s that is 16 updates per
@@ -103,12 +103,19 @@ enum class ByteVariant {
   // block writes the bins), and fewer ALU instructions per byte: the counter's byte offset (byte *
   // 128 | lane * 4) is one shift and one LOP3, the array's base left to the ATOMS immediate.
   PerLaneLean,
-  // cub::DeviceHistogram::HistogramEven (temp storage from setup): the vendor line.
   // Issue 23, round 3: per_lane_lean (same launch shape, counter offset, one-launch ending) with
   // more bytes in flight per SM: a ring of 4 16-byte vectors per thread, each slot reloaded with
   // the vector 4 grid strides ahead as soon as it has been counted, so 3-4 loads stay in flight
   // while the thread counts (per_lane and per_lane_lean have none in flight while they count).
   PerLaneDeep,
+  // Issue 23, round 4: per_lane_deep's stream with the launch's fixed cost cut: the first batch of
+  // loads issued before the shared copies are zeroed (the zeroing and its barrier under their
+  // latency), and an ending with 16 accumulator copies (spread_merge: ~50 instead of 792 REDs per
+  // L2 line), one fence per block, lane sums as 8 rotated 16-byte shared loads.
+  PerLaneEarly,
+  // per_lane_early with a ring of 6 vectors at 5 blocks per SM (48 registers, no spill).
+  PerLaneEarly6,
+  // cub::DeviceHistogram::HistogramEven (temp storage from setup): the vendor line.
   Cub,
 };
 
@@ -128,6 +135,10 @@ inline constexpr VariantInfo<ByteVariant> kByteVariants[] = {
      "per_lane's shape in one launch, counter offset = shift + LOP3 per byte, no memset"},
     {ByteVariant::PerLaneDeep, "per_lane_deep",
      "per_lane_lean with a 4-vector register ring: 3-4 loads in flight while counting"},
+    {ByteVariant::PerLaneEarly, "per_lane_early",
+     "per_lane_deep, loads issued before the shared zeroing, 16 accumulator copies at the end"},
+    {ByteVariant::PerLaneEarly6, "per_lane_early6",
+     "per_lane_early with a 6-vector ring at 5 blocks per SM (48 registers)"},
     {ByteVariant::Cub, "cub", "cub::DeviceHistogram::HistogramEven (vendor baseline)"},
 };
 
