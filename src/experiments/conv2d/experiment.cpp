@@ -188,12 +188,13 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
       break;
     }
     case Variant::RegisterStrip:
-    case Variant::RegisterStripLd: {
+    case Variant::RegisterStripLd:
+    case Variant::RegisterStripWide: {
       const int h = (r + 3) / 4, rows = kStripRowsPerThread;
       // Loaded floats per thread and input row: register_strip's own float4 plus its share of the
       // two edge lanes' float2s (4 floats per warp); the window of 4 + 8h floats otherwise (and on
-      // the 4-byte fallback of both).
-      const bool shfl = v == Variant::RegisterStrip && p.n("width") % 4 == 0;
+      // the 4-byte fallback of all three).
+      const bool shfl = v != Variant::RegisterStripLd && p.n("width") % 4 == 0;
       input_tile = shfl ? 4.0 + (r > 0 ? 4.0 / 32.0 : 0.0) : 4.0 + 8.0 * h;
       reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
       break;
@@ -247,6 +248,7 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
     case Variant::RegisterDeep:
     case Variant::RegisterStrip:
     case Variant::RegisterStripLd:
+    case Variant::RegisterStripWide:
       b.predict(roofline)
           .variant_axis("separable", {"no"})
           .only_if([](const Params& p) { return mask_of(p) <= 5; },

@@ -561,9 +561,11 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
     case Variant::RegisterDeep:
       return launch_deep(img, stream);
     case Variant::RegisterStrip:
-      return launch_strip(img, true, stream);
+      return launch_strip(img, true, false, stream);
     case Variant::RegisterStripLd:
-      return launch_strip(img, false, stream);
+      return launch_strip(img, false, false, stream);
+    case Variant::RegisterStripWide:
+      return launch_strip(img, true, true, stream);
     case Variant::Separable:
       return dispatch(true, img, tmp, stream);
     case Variant::Tma:

@@ -72,6 +72,11 @@ enum class Variant {
   // register_strip_ld: register_strip with register_deep's window loads for the halo (own float4 +
   // 2 halo loads per row), no shuffles: the A/B of the shuffles at the same strip and depth.
   RegisterStripLd,
+  // register_strip_wide: register_strip with 256 x 1-thread blocks (1024 columns x 16 rows): the 8
+  // warps of a block read 4 KB of consecutive bytes per input row at about the same time, not 8
+  // strips of 512 bytes in 8 rows 16 apart (DRAM page locality; 256 x 1 blocks measured 1.5%
+  // faster than 32 x 8 at R = 16 in the first register ladder, roll_b against roll_a).
+  RegisterStripWide,
   // Only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a column pass
   // (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes still 8 H W; the
   // intermediate costs another 8 H W of DRAM traffic (16 H W total).
@@ -109,6 +114,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "16-row strips, loads 3 rows ahead in a 4-row ring, halo by warp shuffles (K <= 5)"},
     {Variant::RegisterStripLd, "register_strip_ld",
      "register_strip with the halo by window loads instead of shuffles (K <= 5)"},
+    {Variant::RegisterStripWide, "register_strip_wide",
+     "register_strip with 256 x 1-thread blocks: 4 KB row segments per block (K <= 5)"},
     {Variant::Separable, "separable",
      "separable mask only: row pass + column pass through an intermediate"},
     {Variant::Tma, "tma", "Hopper TMA: input tile + halo as one box, zero fill = ghost cells"},

@@ -118,18 +118,22 @@ __device__ __forceinline__ void window_of(const float (&v)[slot_floats<K, kShfl>
   }
 }
 
-template <int K, int R, int A, bool kShfl, bool kAligned, int kMinBlocks>
+// Blocks of kBX x (256 / kBX) threads (kBX = 32 or 256): a warp is 32 consecutive threadIdx.x of
+// one threadIdx.y, so its 32 lanes share y0 (warp-uniform row checks) and own 128 consecutive
+// columns.
+template <int K, int R, int A, bool kShfl, bool kAligned, int kMinBlocks, int kBX>
 __global__ void __launch_bounds__(256, kMinBlocks)
     strip_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
   static_assert(K % 2 == 1 && K <= 5, "the edge float2 covers a halo of r <= 2");
   static_assert(!kShfl || kAligned, "shuffles need the 16-byte path");
   constexpr int r = K / 2, N = R + K - 1, S = A + 1, F = slot_floats<K, kShfl>();
-  const int lane = static_cast<int>(threadIdx.x);  // blockDim.x == 32: a warp is one threadIdx.y
-  const int x0 = 4 * static_cast<int>(blockIdx.x * 32 + threadIdx.x);
-  const int y0 = R * static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  if (y0 >= height) return;           // warp-uniform
-  if (!kShfl && x0 >= width) return;  // no shuffles: lanes past the edge may leave
-  const bool stores = x0 < width;     // kShfl: lanes past the edge stay, holding zeros
+  static_assert(kBX % 32 == 0 && 256 % kBX == 0, "whole warps along x");
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int x0 = 4 * static_cast<int>(blockIdx.x * kBX + threadIdx.x);
+  const int y0 = R * static_cast<int>(blockIdx.y * (256 / kBX) + threadIdx.y);
+  if (y0 >= height || x0 - 4 * lane >= width) return;  // warp-uniform: no lane of it inside
+  if (!kShfl && x0 >= width) return;                   // no shuffles: lanes past the edge may leave
+  const bool stores = x0 < width;  // kShfl: lanes past the edge stay, holding zeros
   float acc[R][4];
   float v[S][F];  // ring: input row t in slot t % S
 #pragma unroll
@@ -173,37 +177,39 @@ __global__ void __launch_bounds__(256, kMinBlocks)
   }
 }
 
-// Blocks per SM (ptxas -v, sm_90, K = 5): see kernels_strip.cuh's launch notes in the header
-// comment of this file; 4 = the 64-register cap, 3 = 85.
+// Blocks per SM, from ptxas -v (sm_90): the shuffle kernel fits the 64-register cap of 4 blocks
+// (64 registers at K = 5 and 3, 50 at K = 1, 0 spills); the window-load kernels take 3 blocks
+// (85-register cap): 80 / 72 / 72 registers on the 16-byte path, 80 / 62 / 48 on the 4-byte one
+// (K = 5 / 3 / 1, 0 spills; the same for both block shapes).
 constexpr int strip_min_blocks(bool shfl, bool aligned) {
   return shfl && aligned ? 4 : 3;
 }
 
-template <int K, bool kShfl>
+template <int K, bool kShfl, int kBX>
 void launch_k_strip(const Image& img, cudaStream_t s) {
   constexpr int R = kStripRows, A = kStripAhead;
-  const dim3 block(32, 8);
-  const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), 4 * 32),
-                  blocks_for(static_cast<std::size_t>(img.height), 8 * R));
+  const dim3 block(kBX, 256 / kBX);
+  const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), 4 * kBX),
+                  blocks_for(static_cast<std::size_t>(img.height), (256 / kBX) * R));
   if (img.width % 4 == 0) {
-    strip_kernel<K, R, A, kShfl, true, strip_min_blocks(kShfl, true)>
+    strip_kernel<K, R, A, kShfl, true, strip_min_blocks(kShfl, true), kBX>
         <<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   } else {
-    strip_kernel<K, R, A, false, false, strip_min_blocks(false, false)>
+    strip_kernel<K, R, A, false, false, strip_min_blocks(false, false), kBX>
         <<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   }
   MEMLAB_CHECK_LAUNCH(strip_kernel);
 }
 
-template <bool kShfl>
+template <bool kShfl, int kBX>
 void launch_strip_k(const Image& img, cudaStream_t s) {
   switch (img.k) {
     case 1:
-      return launch_k_strip<1, kShfl>(img, s);
+      return launch_k_strip<1, kShfl, kBX>(img, s);
     case 3:
-      return launch_k_strip<3, kShfl>(img, s);
+      return launch_k_strip<3, kShfl, kBX>(img, s);
     case 5:
-      return launch_k_strip<5, kShfl>(img, s);
+      return launch_k_strip<5, kShfl, kBX>(img, s);
     default:
       throw std::invalid_argument("conv2d register_strip: mask width " + std::to_string(img.k) +
                                   " (needs 1..5)");
@@ -217,9 +223,10 @@ void upload_mask_strip(const float* mask, int k) {
   MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_mask_st, mask, kk * kk * sizeof(float)));
 }
 
-void launch_strip(const Image& img, bool shfl, cudaStream_t stream) {
-  if (shfl) return launch_strip_k<true>(img, stream);
-  return launch_strip_k<false>(img, stream);
+void launch_strip(const Image& img, bool shfl, bool wide, cudaStream_t stream) {
+  if (wide) return launch_strip_k<true, 256>(img, stream);
+  if (shfl) return launch_strip_k<true, 32>(img, stream);
+  return launch_strip_k<false, 32>(img, stream);
 }
 
 }  // namespace memlab::lessons::conv2d

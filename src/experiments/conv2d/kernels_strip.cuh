@@ -14,7 +14,8 @@ inline constexpr int kStripRowsPerThread = 16;
 
 // The K x K mask into register_strip's own __constant__ copy (called by upload_mask).
 void upload_mask_strip(const float* mask, int k);
-// register_strip (shfl = true) or register_strip_ld (false) for img.k in {1, 3, 5}.
-void launch_strip(const Image& img, bool shfl, cudaStream_t stream);
+// register_strip (shfl, 32 x 8-thread blocks), register_strip_ld (!shfl) or register_strip_wide
+// (wide: shuffles, 256 x 1-thread blocks) for img.k in {1, 3, 5}.
+void launch_strip(const Image& img, bool shfl, bool wide, cudaStream_t stream);
 
 }  // namespace memlab::lessons::conv2d
