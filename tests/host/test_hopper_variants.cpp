@@ -52,7 +52,10 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"matmul", "thread_tile_256x128"},
                            {"histogram", "per_lane_lean"},
                            {"histogram", "per_lane_deep"},
-                           {"matmul", "thread_tile_8x16_db"}};
+                           {"matmul", "thread_tile_8x16_db"},
+                           {"conv2d", "register_strip"},
+                           {"conv2d", "register_strip_ld"},
+                           {"conv2d", "register_strip_wide"}};
 
 bool planned(const Plan& plan, const std::string& variant) {
   for (const ExperimentPlan& ep : plan.experiments) {
