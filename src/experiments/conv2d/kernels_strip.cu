@@ -5,7 +5,9 @@
 // float4 (LDG.128), and lanes 0 and 31 one float2 more each (the r <= 2 floats left / right of the
 // warp's 128 columns, one LDG.64 instruction with 2 active lanes), so a ring slot is 4 + 2 floats.
 // register_strip_ld keeps register_deep's window loads (own float4 + 2 halo float4s per row): the
-// A/B of the shuffles at the same strip and depth.
+// A/B of the shuffles at the same strip and depth. register_strip_wide is register_strip with
+// 256 x 1-thread blocks (1024 columns x 16 rows) instead of 32 x 8 (128 x 128): the A/B of the
+// block shape.
 //
 // Napkin math (H200, 16384^2 fp32, K = 5; register_deep measured 544.8 us = 92.4% of memcpy, ncu
 // DRAM 81.4% of peak, long_scoreboard 6.9, occupancy 43.5%; goal 95% = 535 us):
@@ -27,10 +29,17 @@
 //   (ptxas -v: see the launch comments below). register_strip_ld: 4 slots x 8-12 floats.
 // - Code: 16 x 4 x 25 = 1600 FFMA, ~26 KB of SASS, fully unrolled (register at K = 15, 57 KB,
 //   stalled on instruction fetch; register_deep ~13 KB): the risk of this shape.
+// - DRAM order (register_strip_wide): with 32 x 8 blocks a block's 8 warps read 512-byte pieces
+//   of 8 rows 16 apart; with 256 x 1 blocks they read 8 adjacent pieces of one row, 4 KB of
+//   consecutive bytes, and write 4 KB runs (fewer DRAM pages open per byte; at R = 16 and one row
+//   ahead 256 x 1 blocks measured 1.5% faster than 32 x 8, roll_b vs roll_a in docs/conv2d.md).
+//   The vertical neighbour strips are then in other blocks: their 4 shared rows are L2 hits, not
+//   possible L1 hits.
 // - Limiter attacked: the 1.5x L2 -> SM row traffic and the halo sectors (the remaining gap named
 //   by the register_deep profile), and strip start-up latency. Predicted: register_strip 93-96%
-//   of memcpy (530-545 us), register_strip_ld 92-95%. If the shuffles lose to the loads again
-//   (as at one row ahead, 579 vs 574 us) the A/B says so.
+//   of memcpy (530-545 us), register_strip_ld 92-95% (24 warps per SM), register_strip_wide
+//   93-97%. If the shuffles lose to the loads again (as at one row ahead, 579 vs 574 us) the A/B
+//   says so; if all three sit at register_deep's 92.4%, the limit is not on the SM side.
 // Edges: lanes past the right image edge stay in the warp (zeros) because every lane takes part
 // in the shuffles; whole warps below the image return (warp-uniform: one warp per threadIdx.y).
 // Zero ghost cells: rows outside the image load zeros, lane 0's left float2 at x0 = 0 and lane
