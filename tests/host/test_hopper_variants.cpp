@@ -54,7 +54,14 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"histogram", "per_lane_deep"},
                            {"histogram", "per_lane_early"},
                            {"histogram", "per_lane_early6"},
-                           {"matmul", "thread_tile_8x16_db"}};
+                           {"matmul", "thread_tile_8x16_db"},
+                           {"conv2d", "register_strip"},
+                           {"conv2d", "register_strip_ld"},
+                           {"conv2d", "register_strip_wide"},
+                           {"transpose", "tile128_f4"},
+                           {"transpose", "tile_swap"},
+                           {"transpose", "tile_swap128"},
+                           {"smem_reverse", "global_f4"}};
 
 bool planned(const Plan& plan, const std::string& variant) {
   for (const ExperimentPlan& ep : plan.experiments) {

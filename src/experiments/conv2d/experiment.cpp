@@ -9,6 +9,7 @@
 #include "common/hopper.hpp"
 #include "conv2d/kernels.cuh"
 #include "conv2d/kernels_hopper.cuh"
+#include "conv2d/kernels_strip.cuh"
 #include "conv2d/reference.hpp"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/bench/parallel.hpp"
@@ -186,6 +187,18 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
       reuse = static_cast<double>(k) * k * cols * rows / (input_tile * (rows + k - 1));
       break;
     }
+    case Variant::RegisterStrip:
+    case Variant::RegisterStripLd:
+    case Variant::RegisterStripWide: {
+      const int h = (r + 3) / 4, rows = kStripRowsPerThread;
+      // Loaded floats per thread and input row: register_strip's own float4 plus its share of the
+      // two edge lanes' float2s (4 floats per warp); the window of 4 + 8h floats otherwise (and on
+      // the 4-byte fallback of all three).
+      const bool shfl = v != Variant::RegisterStripLd && p.n("width") % 4 == 0;
+      input_tile = shfl ? 4.0 + (r > 0 ? 4.0 / 32.0 : 0.0) : 4.0 + 8.0 * h;
+      reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
+      break;
+    }
     case Variant::Tma:
     case Variant::Cluster: {
       const int tw = hopper_tile_cols(k);  // 64 x (32 + 2r) loaded per tw x 32 outputs
@@ -233,6 +246,9 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
       break;
     case Variant::RegisterPrefetch:  // the random K x K mask, K <= 5 (register's stream_kernel)
     case Variant::RegisterDeep:
+    case Variant::RegisterStrip:
+    case Variant::RegisterStripLd:
+    case Variant::RegisterStripWide:
       b.predict(roofline)
           .variant_axis("separable", {"no"})
           .only_if([](const Params& p) { return mask_of(p) <= 5; },
@@ -278,6 +294,11 @@ bench::Experiment make() {
       .test_point({{"height", "1001"}, {"width", "1028"}, {"mask", "5"}, {"separable", "no"}})
       .test_point({{"height", "517"}, {"width", "1028"}, {"mask", "15"}, {"separable", "no"}})
       .test_point({{"height", "129"}, {"width", "516"}, {"mask", "1"}, {"separable", "no"}})
+      // register_strip's 128 x 128 block tile: a width that is a multiple of it (lane 31 of the
+      // last warp at the image edge) and one with 2 live lanes in the last warp; heights that end
+      // 12 and 6 rows into a warp's 16-row strip.
+      .test_point({{"height", "300"}, {"width", "384"}, {"mask", "5"}, {"separable", "no"}})
+      .test_point({{"height", "150"}, {"width", "136"}, {"mask", "3"}, {"separable", "no"}})
       .test_point({{"height", "300"}, {"width", "4"}, {"mask", "9"}, {"separable", "no"}})
       .test_point({{"height", "130"}, {"width", "200"}, {"mask", "9"}, {"separable", "no"}})
       .test_point({{"height", "70"}, {"width", "132"}, {"mask", "13"}, {"separable", "no"}})

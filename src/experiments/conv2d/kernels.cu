@@ -7,6 +7,7 @@
 #include "conv2d/kernels.cuh"
 #include "conv2d/kernels_hopper.cuh"
 #include "conv2d/kernels_rowloop.cuh"
+#include "conv2d/kernels_strip.cuh"
 #include "conv2d/kernels_taps.cuh"
 #include "conv2d/window.cuh"
 
@@ -512,6 +513,7 @@ void upload_mask(const float* mask, const float* row, const float* col, int k) {
   if (col != nullptr) MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_col, col, kk * sizeof(float)));
   upload_mask_hopper(mask, k);
   upload_mask_rowloop(mask, k);
+  upload_mask_strip(mask, k);
 }
 
 void launch(Variant variant, const Image& img, const float* mask, float* tmp, cudaStream_t stream) {
@@ -558,6 +560,12 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
       return launch_prefetch(img, stream);
     case Variant::RegisterDeep:
       return launch_deep(img, stream);
+    case Variant::RegisterStrip:
+      return launch_strip(img, true, false, stream);
+    case Variant::RegisterStripLd:
+      return launch_strip(img, false, false, stream);
+    case Variant::RegisterStripWide:
+      return launch_strip(img, true, true, stream);
     case Variant::Separable:
       return dispatch(true, img, tmp, stream);
     case Variant::Tma:

@@ -64,6 +64,19 @@ enum class Variant {
   // ahead into a 3-row register ring (slot t % 3, renamed by the unroll): the loads of 2 input
   // rows per thread are in flight behind the FMAs of the current one, not 1; no prefetch hint.
   RegisterDeep,
+  // register_strip (issue 23, kernels_strip.cu, K <= 5): register_deep's streamed kernel with
+  // 16-row strips (20 input rows per 16 output rows: 1.25x L2 -> SM, not 1.5x), the windows loaded
+  // 3 rows ahead into a 4-row ring, and the horizontal halo by warp shuffles: one LDG.128 per row
+  // and thread, plus one LDG.64 per row and warp for the 2 edge lanes (16-byte path).
+  RegisterStrip,
+  // register_strip_ld: register_strip with register_deep's window loads for the halo (own float4 +
+  // 2 halo loads per row), no shuffles: the A/B of the shuffles at the same strip and depth.
+  RegisterStripLd,
+  // register_strip_wide: register_strip with 256 x 1-thread blocks (1024 columns x 16 rows): the 8
+  // warps of a block read 4 KB of consecutive bytes per input row at about the same time, not 8
+  // strips of 512 bytes in 8 rows 16 apart (DRAM page locality; 256 x 1 blocks measured 1.5%
+  // faster than 32 x 8 at R = 16 in the first register ladder, roll_b against roll_a).
+  RegisterStripWide,
   // Only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a column pass
   // (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes still 8 H W; the
   // intermediate costs another 8 H W of DRAM traffic (16 H W total).
@@ -97,6 +110,12 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "register's streamed R x 4 tile plus an L2 prefetch 2 rows ahead of the next row (K <= 5)"},
     {Variant::RegisterDeep, "register_deep",
      "register's streamed R x 4 tile, window loads 2 rows ahead in a 3-row register ring (K <= 5)"},
+    {Variant::RegisterStrip, "register_strip",
+     "16-row strips, loads 3 rows ahead in a 4-row ring, halo by warp shuffles (K <= 5)"},
+    {Variant::RegisterStripLd, "register_strip_ld",
+     "register_strip with the halo by window loads instead of shuffles (K <= 5)"},
+    {Variant::RegisterStripWide, "register_strip_wide",
+     "register_strip with 256 x 1-thread blocks: 4 KB row segments per block (K <= 5)"},
     {Variant::Separable, "separable",
      "separable mask only: row pass + column pass through an intermediate"},
     {Variant::Tma, "tma", "Hopper TMA: input tile + halo as one box, zero fill = ghost cells"},
