@@ -145,6 +145,28 @@ __global__ void __launch_bounds__(kF4Threads)
   store_reversed_f4(s, out, g, t, kF4Threads);
 }
 
+// global with 16-byte accesses (Variant::GlobalF4): out quad q = in quad Q - 1 - q, lanes reversed.
+// Whether n is a multiple of 4 is the same for the whole grid (a uniform branch).
+__global__ void global_reverse_f4(const float* __restrict__ in, float* __restrict__ out,
+                                  std::size_t n) {
+  const std::size_t q = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t quads = n / 4;
+  float4* out4 = reinterpret_cast<float4*>(out);
+  if (n % 4 == 0) {
+    if (q < quads) {
+      const float4 a = reinterpret_cast<const float4*>(in)[quads - 1 - q];
+      out4[q] = make_float4(a.w, a.z, a.y, a.x);
+    }
+    return;
+  }
+  if (q < quads) {  // 4 q + 3 < n: in[j - 3] = in[n - 4 - 4 q] exists
+    const std::size_t j = n - 1 - 4 * q;
+    out4[q] = make_float4(in[j], in[j - 1], in[j - 2], in[j - 3]);
+  } else if (q == quads) {  // the n mod 4 last floats
+    for (std::size_t i = 4 * q; i < n; ++i) out[i] = in[n - 1 - i];
+  }
+}
+
 unsigned segments(std::size_t n, std::size_t seg) {
   return blocks_for(n, static_cast<unsigned>(seg));
 }
@@ -189,6 +211,10 @@ void launch(Variant variant, const float* in, float* out, std::size_t n, cudaStr
       return;
     case Variant::BulkPipelinedMany:
       launch_pipelined_many_reverse(in, out, n, s);
+      return;
+    case Variant::GlobalF4:  // one thread per output quad, plus one for the n mod 4 tail
+      global_reverse_f4<<<blocks_for(n / 4 + 1, 256), 256, 0, s>>>(in, out, n);
+      MEMLAB_CHECK_LAUNCH(global_reverse_f4);
       return;
   }
 }

@@ -57,6 +57,16 @@ enum class Variant {
   // blocks per SM (twice the independent load -> reverse -> store chains for the same bytes in
   // flight), and an evict-first L2 policy on the bulk loads and stores.
   BulkPipelinedMany,
+  // Issue 23, session 5: global with 16-byte accesses and no shared memory: thread q writes output
+  // quad q (ascending) from input quad Q - 1 - q (descending) with its 4 lanes reversed in
+  // registers. A warp's load is 512 contiguous bytes (32 quads, descending) and so is its store
+  // (ascending): both whole sectors, the access pattern of bandwidth's elem_f4, which sits at the
+  // memcpy ceiling. Predicted: the ceiling (>= 99% of memcpy): no barrier, no shared-memory round
+  // trip, one 16-byte load in flight per thread at full occupancy (2048 x 16 B = 32 KiB per SM,
+  // above Little's ~26 KiB). If n is not a multiple of 4, the input's mirror of an output quad is
+  // not 16-byte aligned: 4 scalar loads (same sectors) and one 16-byte store; the n mod 4 last
+  // floats one by one.
+  GlobalF4,
 };
 
 inline constexpr VariantInfo<Variant> kVariants[] = {
@@ -77,6 +87,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "Hopper cp.async.bulk, persistent: 4 x 16 KiB ring, in-place float4 reversal"},
     {Variant::BulkPipelinedMany, "bulk_pipelined_many",
      "bulk_pipelined with 4 x 8 KiB stages: 6 blocks per SM, evict-first hints"},
+    {Variant::GlobalF4, "global_f4",
+     "no shared memory, 16-byte loads and stores, each quad's 4 floats reversed in registers"},
 };
 
 void launch(Variant variant, const float* in, float* out, std::size_t n, cudaStream_t stream);
