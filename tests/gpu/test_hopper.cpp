@@ -114,6 +114,48 @@ std::uint16_t bf16_of_int(int v) {
   return static_cast<std::uint16_t>(bits >> 16);  // small integers are exact in BF16
 }
 
+// The exact tests' operands: A (m x k) and B (k x n), integers in [-3, 3] from two seeds.
+struct IntOperands {
+  std::size_t m, n, k;
+  std::vector<int> a, b;
+};
+IntOperands int_operands(std::size_t m, std::size_t n, std::size_t k, std::uint64_t seed_a,
+                         std::uint64_t seed_b) {
+  IntOperands x{m, n, k, std::vector<int>(m * k), std::vector<int>(k * n)};
+  for (std::size_t i = 0; i < x.a.size(); ++i) {
+    x.a[i] = static_cast<int>(random_u64(seed_a, i) % 7) - 3;
+  }
+  for (std::size_t i = 0; i < x.b.size(); ++i) {
+    x.b[i] = static_cast<int>(random_u64(seed_b, i) % 7) - 3;
+  }
+  return x;
+}
+// A rows x cols integer matrix as the kernel's element type `T` (via `to`), rows padded to `ld`.
+template <class T, class To>
+std::vector<T> padded(const std::vector<int>& v, std::size_t rows, std::size_t cols, std::size_t ld,
+                      To to) {
+  std::vector<T> out(rows * ld, T{});
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < cols; ++c) out[r * ld + c] = to(v[r * cols + c]);
+  }
+  return out;
+}
+// C (m x n, FP32) against the integer product, bit for bit; the first 5 mismatches are reported.
+void expect_exact(const std::string& what, const std::vector<float>& got, const IntOperands& x) {
+  int bad = 0;
+  for (std::size_t i = 0; i < x.m && bad < 5; ++i) {
+    for (std::size_t j = 0; j < x.n && bad < 5; ++j) {
+      std::int64_t want = 0;
+      for (std::size_t p = 0; p < x.k; ++p) want += x.a[i * x.k + p] * x.b[p * x.n + j];
+      if (got[i * x.n + j] != static_cast<float>(want)) {
+        ADD_FAILURE() << what << " " << x.m << "x" << x.n << "x" << x.k << ": C[" << i << "][" << j
+                      << "] = " << got[i * x.n + j] << ", want " << want;
+        ++bad;
+      }
+    }
+  }
+}
+
 TEST(HopperWgmma, IntegerInputsAreExactAtOddSizes) {
   if (!have_device()) GTEST_SKIP() << "skipped: no CUDA device";
   using lessons::tensor_cores::Gemm;
@@ -146,21 +188,11 @@ TEST(HopperWgmma, IntegerInputsAreExactAtOddSizes) {
       g.ldb = (s.n + 7) / 8 * 8;
       const auto m = static_cast<std::size_t>(s.m), n = static_cast<std::size_t>(s.n),
                  k = static_cast<std::size_t>(s.k);
-      const auto lda = static_cast<std::size_t>(g.lda), ldb = static_cast<std::size_t>(g.ldb);
-      std::vector<int> a(m * k), b(k * n);
-      std::vector<std::uint16_t> ha(m * lda, 0), hb(k * ldb, 0);
-      for (std::size_t i = 0; i < m; ++i) {
-        for (std::size_t p = 0; p < k; ++p) {
-          a[i * k + p] = static_cast<int>(random_u64(11, i * k + p) % 7) - 3;
-          ha[i * lda + p] = bf16_of_int(a[i * k + p]);
-        }
-      }
-      for (std::size_t p = 0; p < k; ++p) {
-        for (std::size_t j = 0; j < n; ++j) {
-          b[p * n + j] = static_cast<int>(random_u64(12, p * n + j) % 7) - 3;
-          hb[p * ldb + j] = bf16_of_int(b[p * n + j]);
-        }
-      }
+      const IntOperands x = int_operands(m, n, k, 11, 12);
+      const std::vector<std::uint16_t> ha =
+          padded<std::uint16_t>(x.a, m, k, static_cast<std::size_t>(g.lda), bf16_of_int);
+      const std::vector<std::uint16_t> hb =
+          padded<std::uint16_t>(x.b, k, n, static_cast<std::size_t>(g.ldb), bf16_of_int);
       DeviceBuffer<std::uint16_t> da(ha.size()), db(hb.size());
       DeviceBuffer<float> dc(m * n);
       da.copy_from_host(ha.data(), ha.size());
@@ -178,18 +210,7 @@ TEST(HopperWgmma, IntegerInputsAreExactAtOddSizes) {
       MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
       std::vector<float> got(m * n);
       dc.copy_to_host(got.data(), got.size());
-      int bad = 0;
-      for (std::size_t i = 0; i < m && bad < 5; ++i) {
-        for (std::size_t j = 0; j < n && bad < 5; ++j) {
-          std::int64_t want = 0;
-          for (std::size_t p = 0; p < k; ++p) want += a[i * k + p] * b[p * n + j];
-          if (got[i * n + j] != static_cast<float>(want)) {
-            ADD_FAILURE() << l.name << " " << s.m << "x" << s.n << "x" << s.k << ": C[" << i << "]["
-                          << j << "] = " << got[i * n + j] << ", want " << want;
-            ++bad;
-          }
-        }
-      }
+      expect_exact(l.name, got, x);
     }
   }
 }
@@ -219,21 +240,12 @@ TEST(HopperWgmma, Tf32IntegerInputsAreExactAtOddSizes) {
     g.ldb = (s.n + 3) / 4 * 4;
     const auto m = static_cast<std::size_t>(s.m), n = static_cast<std::size_t>(s.n),
                k = static_cast<std::size_t>(s.k);
-    const auto lda = static_cast<std::size_t>(g.lda), ldb = static_cast<std::size_t>(g.ldb);
-    std::vector<int> a(m * k), b(k * n);
-    std::vector<float> ha(m * lda, 0.0f), hb(k * ldb, 0.0f);
-    for (std::size_t i = 0; i < m; ++i) {
-      for (std::size_t p = 0; p < k; ++p) {
-        a[i * k + p] = static_cast<int>(random_u64(13, i * k + p) % 7) - 3;
-        ha[i * lda + p] = static_cast<float>(a[i * k + p]);
-      }
-    }
-    for (std::size_t p = 0; p < k; ++p) {
-      for (std::size_t j = 0; j < n; ++j) {
-        b[p * n + j] = static_cast<int>(random_u64(14, p * n + j) % 7) - 3;
-        hb[p * ldb + j] = static_cast<float>(b[p * n + j]);
-      }
-    }
+    const IntOperands x = int_operands(m, n, k, 13, 14);
+    const auto to_float = [](int v) { return static_cast<float>(v); };
+    const std::vector<float> ha =
+        padded<float>(x.a, m, k, static_cast<std::size_t>(g.lda), to_float);
+    const std::vector<float> hb =
+        padded<float>(x.b, k, n, static_cast<std::size_t>(g.ldb), to_float);
     DeviceBuffer<float> da(ha.size()), db(hb.size()), dc(m * n);
     da.copy_from_host(ha.data(), ha.size());
     db.copy_from_host(hb.data(), hb.size());
@@ -242,18 +254,7 @@ TEST(HopperWgmma, Tf32IntegerInputsAreExactAtOddSizes) {
     MEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
     std::vector<float> got(m * n);
     dc.copy_to_host(got.data(), got.size());
-    int bad = 0;
-    for (std::size_t i = 0; i < m && bad < 5; ++i) {
-      for (std::size_t j = 0; j < n && bad < 5; ++j) {
-        std::int64_t want = 0;
-        for (std::size_t p = 0; p < k; ++p) want += a[i * k + p] * b[p * n + j];
-        if (got[i * n + j] != static_cast<float>(want)) {
-          ADD_FAILURE() << "wgmma tf32 " << s.m << "x" << s.n << "x" << s.k << ": C[" << i << "]["
-                        << j << "] = " << got[i * n + j] << ", want " << want;
-          ++bad;
-        }
-      }
-    }
+    expect_exact("wgmma tf32", got, x);
   }
 }
 
