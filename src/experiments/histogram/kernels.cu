@@ -423,31 +423,29 @@ void cub_byte_histogram(void* temp, std::size_t temp_bytes, const unsigned char*
 
 void byte_histogram(ByteVariant v, const unsigned char* in, std::size_t n, unsigned* bins,
                     void* cub_temp, std::size_t cub_temp_bytes, cudaStream_t s) {
-  if (v == ByteVariant::Cub) {  // CUB writes every bin itself
-    cub_byte_histogram(cub_temp, cub_temp_bytes, in, n, bins, s);
-    return;
-  }
-  if (v == ByteVariant::PerLaneFused) {  // writes every bin itself, no memset
-    bytes_per_lane_fused<<<resident_blocks(bytes_per_lane_fused, kFusedThreads), kFusedThreads, 0,
-                           s>>>(in, n, bins);
-    MEMLAB_CHECK_LAUNCH(byte_histogram);
-    return;
-  }
-  if (v == ByteVariant::PerLaneLean) {  // kernels_lean.cu: writes every bin itself, no memset
-    per_lane_lean(in, n, bins, s);
-    return;
-  }
-  if (v == ByteVariant::PerLaneDeep) {  // kernels_lean.cu: writes every bin itself, no memset
-    per_lane_deep(in, n, bins, s);
-    return;
-  }
-  if (v == ByteVariant::PerLaneEarly) {  // kernels_lean.cu: writes every bin itself, no memset
-    per_lane_early(in, n, bins, s);
-    return;
-  }
-  if (v == ByteVariant::PerLaneEarly6) {  // kernels_lean.cu: writes every bin itself, no memset
-    per_lane_early6(in, n, bins, s);
-    return;
+  switch (v) {  // the one-launch variants write every bin themselves: no memset
+    case ByteVariant::Cub:
+      cub_byte_histogram(cub_temp, cub_temp_bytes, in, n, bins, s);
+      return;
+    case ByteVariant::PerLaneFused:
+      bytes_per_lane_fused<<<resident_blocks(bytes_per_lane_fused, kFusedThreads), kFusedThreads, 0,
+                             s>>>(in, n, bins);
+      MEMLAB_CHECK_LAUNCH(byte_histogram);
+      return;
+    case ByteVariant::PerLaneLean:  // kernels_lean.cu
+      per_lane_lean(in, n, bins, s);
+      return;
+    case ByteVariant::PerLaneDeep:  // kernels_lean.cu
+      per_lane_deep(in, n, bins, s);
+      return;
+    case ByteVariant::PerLaneEarly:  // kernels_lean.cu
+      per_lane_early(in, n, bins, s);
+      return;
+    case ByteVariant::PerLaneEarly6:  // kernels_lean.cu
+      per_lane_early6(in, n, bins, s);
+      return;
+    default:
+      break;  // the rest: memset, then the switch below
   }
   MEMLAB_CUDA_CHECK(cudaMemsetAsync(bins, 0, kBins * sizeof(unsigned), s));
   switch (v) {
