@@ -2,17 +2,13 @@
 
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
+#include "transpose/tile_io.cuh"
 
 namespace memlab::lessons::transpose {
 namespace {
 
 constexpr int kT = 32;  // tile edge of the 32x32 variants
 constexpr int kBigT = 64, kBigP = 65;
-
-__device__ __forceinline__ std::size_t at(int r, int c, int width) {
-  return static_cast<std::size_t>(r) * static_cast<std::size_t>(width) +
-         static_cast<std::size_t>(c);
-}
 
 // One element per thread: coalesced 4-byte loads, stores rows*4 bytes apart across the warp.
 __global__ void naive(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {

@@ -50,14 +50,10 @@
 
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
+#include "transpose/tile_io.cuh"
 
 namespace memlab::lessons::transpose {
 namespace {
-
-__device__ __forceinline__ std::size_t at(int r, int c, int width) {
-  return static_cast<std::size_t>(r) * static_cast<std::size_t>(width) +
-         static_cast<std::size_t>(c);
-}
 
 // One T x T tile per block, Threads threads; see the header for the mapping. The bounds ask for
 // 2048 threads per SM (<= 32 registers): left alone, ptxas takes 37 for T = 64, i.e. 6 blocks

@@ -27,6 +27,7 @@
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
 #include "transpose/raster.cuh"
+#include "transpose/tile_io.cuh"
 
 namespace memlab::lessons::transpose {
 namespace {
@@ -34,11 +35,6 @@ namespace {
 constexpr int kW = 64;      // tile width in `in` columns (= out rows)
 constexpr int kP = kW + 1;  // padded row stride of the shared tile
 constexpr int kThreads = 256;
-
-__device__ __forceinline__ std::size_t at(int r, int c, int width) {
-  return static_cast<std::size_t>(r) * static_cast<std::size_t>(width) +
-         static_cast<std::size_t>(c);
-}
 
 // A (64 R) x 64 tile of `in` per block: rows r0 .. r0 + 64 R, cols c0 .. c0 + 64. Thread t, lane
 // l, warp w. Load phase: j = l % 8 + 8 (w % 2) (float4 of a 64-float in row), q = l / 8 + 4 (w / 2)

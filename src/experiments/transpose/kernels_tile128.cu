@@ -36,6 +36,7 @@
 
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
+#include "transpose/tile_io.cuh"
 
 namespace memlab::lessons::transpose {
 namespace {
@@ -48,11 +49,6 @@ constexpr int kRowsPerStep = 4 * (kThreads / 32 / kWarpsPerRow);  // 16
 constexpr int kSteps = kT / kRowsPerStep;                         // 8
 constexpr int kSmem = kT * kP * static_cast<int>(sizeof(float));  // 66,048 B
 static_assert(kSteps * kRowsPerStep == kT && kSteps * kThreads * 4 == kT * kT, "mapping");
-
-__device__ __forceinline__ std::size_t at(int r, int c, int width) {
-  return static_cast<std::size_t>(r) * static_cast<std::size_t>(width) +
-         static_cast<std::size_t>(c);
-}
 
 __global__ void __launch_bounds__(kThreads, 3)
     tile128_f4(const float* __restrict__ in, float* __restrict__ out, int rows, int cols,
