@@ -91,6 +91,52 @@ __global__ void __launch_bounds__(kLeanThreads, 7)
   lean_finish<LeanTag>(s, in, n, bins);
 }
 
+// The register ring of per_lane_deep and early_histogram. Thread g's vectors are g + j * stride;
+// slot u holds vector j = u (mod kRing); i is the first vector of the batch to load next.
+// load_first_batch loads the first whole batch (if one exists: its result, `full`) and moves i past
+// it. count_ring then runs the steady loop (while a whole batch exists: count slot u and at once
+// reload it with the vector kRing strides ahead), loads the partial batch slot by slot as the last
+// whole batch drains (slots u with i + u * stride < nv, never the last slot: here i + (kRing - 1) *
+// stride >= nv, the loop ended or never started), and counts it.
+template <int kRing>
+__device__ __forceinline__ bool load_first_batch(uint4 (&r)[kRing], const uint4* v, std::size_t nv,
+                                                 std::size_t stride, std::size_t& i) {
+  const std::size_t span = static_cast<std::size_t>(kRing - 1) * stride;  // batch's last
+  const bool full = i + span < nv;                                        // a first whole batch
+  if (full) {
+#pragma unroll
+    for (int u = 0; u < kRing; ++u) r[u] = __ldcs(v + i + static_cast<std::size_t>(u) * stride);
+    i += static_cast<std::size_t>(kRing) * stride;
+  }
+  return full;
+}
+template <int kRing>
+__device__ __forceinline__ void count_ring(unsigned* s, const uint4* v, std::size_t nv,
+                                           std::size_t stride, unsigned lane4, std::size_t i,
+                                           uint4 (&r)[kRing], bool full) {
+  const std::size_t span = static_cast<std::size_t>(kRing - 1) * stride;  // batch's last
+  if (full) {
+    for (; i + span < nv; i += static_cast<std::size_t>(kRing) * stride) {
+#pragma unroll
+      for (int u = 0; u < kRing; ++u) {
+        lean_count_vec(s, r[u], lane4);
+        r[u] = __ldcs(v + i + static_cast<std::size_t>(u) * stride);
+      }
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < kRing; ++u) {
+    if (full) lean_count_vec(s, r[u], lane4);
+    if (u + 1 < kRing && i + static_cast<std::size_t>(u) * stride < nv) {
+      r[u] = __ldcs(v + i + static_cast<std::size_t>(u) * stride);
+    }
+  }
+#pragma unroll
+  for (int u = 0; u + 1 < kRing; ++u) {
+    if (i + static_cast<std::size_t>(u) * stride < nv) lean_count_vec(s, r[u], lane4);
+  }
+}
+
 // per_lane_deep (issue 23, round 3): per_lane_lean with a register ring of kDeepRing 16-byte
 // vectors per thread. Thread g's vectors are g + j * S (S = the grid's threads, coalesced as
 // before); slot u holds vector j = u (mod kDeepRing). In the steady loop slot u is counted and at
@@ -107,36 +153,11 @@ struct DeepTag {};
 __global__ void __launch_bounds__(kLeanThreads, 6)
     bytes_per_lane_deep(const unsigned char* in, std::size_t n, unsigned* bins) {
   __shared__ __align__(16) unsigned s[kLaneWords];
-  const auto [lane4, nv, v, stride] = lean_prologue(s, in, n);
-  const std::size_t span = static_cast<std::size_t>(kDeepRing - 1) * stride;  // batch's last
+  const auto [lane4, nv, v, stride] = lean_prologue(s, in, n);  // zeroes first
   std::size_t i = global_id();  // the first vector of the batch to load next
   uint4 r[kDeepRing];
-  const bool full = i + span < nv;  // a first whole batch
-  if (full) {
-#pragma unroll
-    for (int u = 0; u < kDeepRing; ++u) r[u] = __ldcs(v + i + static_cast<std::size_t>(u) * stride);
-    i += static_cast<std::size_t>(kDeepRing) * stride;
-    for (; i + span < nv; i += static_cast<std::size_t>(kDeepRing) * stride) {
-#pragma unroll
-      for (int u = 0; u < kDeepRing; ++u) {
-        lean_count_vec(s, r[u], lane4);
-        r[u] = __ldcs(v + i + static_cast<std::size_t>(u) * stride);
-      }
-    }
-  }
-  // The partial batch: slots u with i + u * stride < nv, loaded as the previous whole batch (if
-  // any) drains; never the last slot (here i + span >= nv: the loop ended or never started).
-#pragma unroll
-  for (int u = 0; u < kDeepRing; ++u) {
-    if (full) lean_count_vec(s, r[u], lane4);
-    if (u + 1 < kDeepRing && i + static_cast<std::size_t>(u) * stride < nv) {
-      r[u] = __ldcs(v + i + static_cast<std::size_t>(u) * stride);
-    }
-  }
-#pragma unroll
-  for (int u = 0; u + 1 < kDeepRing; ++u) {
-    if (i + static_cast<std::size_t>(u) * stride < nv) lean_count_vec(s, r[u], lane4);
-  }
+  const bool full = load_first_batch(r, v, nv, stride, i);
+  count_ring(s, v, nv, stride, lane4, i, r, full);
   lean_finish<DeepTag>(s, in, n, bins);
 }
 
@@ -188,39 +209,13 @@ __device__ __forceinline__ void early_histogram(unsigned* s, const unsigned char
                                                 unsigned* bins) {
   static_assert(kLeanThreads == kBins, "thread b merges bin b");
   const auto [lane4, nv, v, stride] = lean_view(in, n);
-  const std::size_t span = static_cast<std::size_t>(kRing - 1) * stride;  // batch's last
   std::size_t i = global_id();        // the first vector of the batch to load next
   const std::size_t t = nv * 16 + i;  // the tail byte of this thread (threads 0 .. n % 16 - 1)
   const unsigned tail = t < n ? static_cast<unsigned>(in[t]) : kNoTail;
   uint4 r[kRing];
-  const bool full = i + span < nv;  // a first whole batch
-  if (full) {
-#pragma unroll
-    for (int u = 0; u < kRing; ++u) r[u] = __ldcs(v + i + static_cast<std::size_t>(u) * stride);
-    i += static_cast<std::size_t>(kRing) * stride;
-  }
+  const bool full = load_first_batch(r, v, nv, stride, i);
   zero_lanes_v4(s);  // under the first batch's latency; its barrier before the first count
-  if (full) {
-    for (; i + span < nv; i += static_cast<std::size_t>(kRing) * stride) {
-#pragma unroll
-      for (int u = 0; u < kRing; ++u) {
-        lean_count_vec(s, r[u], lane4);
-        r[u] = __ldcs(v + i + static_cast<std::size_t>(u) * stride);
-      }
-    }
-  }
-  // The partial batch (as per_lane_deep): slots u with i + u * stride < nv, never the last slot.
-#pragma unroll
-  for (int u = 0; u < kRing; ++u) {
-    if (full) lean_count_vec(s, r[u], lane4);
-    if (u + 1 < kRing && i + static_cast<std::size_t>(u) * stride < nv) {
-      r[u] = __ldcs(v + i + static_cast<std::size_t>(u) * stride);
-    }
-  }
-#pragma unroll
-  for (int u = 0; u + 1 < kRing; ++u) {
-    if (i + static_cast<std::size_t>(u) * stride < nv) lean_count_vec(s, r[u], lane4);
-  }
+  count_ring(s, v, nv, stride, lane4, i, r, full);
   if (tail != kNoTail) atomicAdd(s + tail * 32u + (threadIdx.x & 31u), 1u);
   __syncthreads();
   // Thread b sums bin b's 32 lane copies (one 128-B row) as 8 uint4, chunk (k + b) mod 8 first.
