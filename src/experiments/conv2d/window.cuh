@@ -50,4 +50,25 @@ __device__ __forceinline__ void load_row(const float* __restrict__ in, int heigh
   }
 }
 
+// Adds input row iy of a streamed R x 4 tile (iy a compile-time index after unrolling) into the
+// accumulators: output row o takes mask row i = iy - o (0 <= i < K, warp-uniform) over the window
+// w, tap j of output column c at w[Off + c + j]; i == 0 starts the row at zero. mask is the
+// caller's __constant__ array, by reference, so the taps stay ld.const loads.
+template <int K, int R, int Off, int M, int F>
+__device__ __forceinline__ void accumulate_row(const float (&mask)[M], const float (&w)[F], int iy,
+                                               float (&acc)[R][4]) {
+#pragma unroll
+  for (int o = 0; o < R; ++o) {
+    const int i = iy - o;  // mask row that input row iy contributes to output row o
+    if (i >= 0 && i < K) {
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        if (i == 0) acc[o][c] = 0.0f;
+#pragma unroll
+        for (int j = 0; j < K; ++j) acc[o][c] = fmaf(mask[i * K + j], w[Off + c + j], acc[o][c]);
+      }
+    }
+  }
+}
+
 }  // namespace memlab::lessons::conv2d
