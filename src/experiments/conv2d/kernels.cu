@@ -141,16 +141,7 @@ __global__ void __launch_bounds__(256, kMinBlocks)
   for (int o = 0; o < R; ++o) {
     const int y = y0 + o;
     if (y >= height) break;
-    float* dst = out + static_cast<idx_t>(y) * width + x0;
-    if constexpr (kAligned) {
-      __stcs(reinterpret_cast<float4*>(dst),
-             make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]));
-    } else {
-#pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        if (x0 + c < width) dst[c] = acc[o][c];
-      }
-    }
+    store_quad<kAligned>(out, width, y, x0, acc[o]);
   }
 }
 
@@ -241,18 +232,7 @@ __global__ void __launch_bounds__(256, stream_min_blocks(kAligned, D, A))
     accumulate_row<K, R, off>(c_mask, w, iy, acc);
     const int o = iy - (K - 1);  // output row completed by this input row
     const int y = y0 + o;
-    if (o >= 0 && o < R && y < height) {
-      float* dst = out + static_cast<idx_t>(y) * width + x0;
-      if constexpr (kAligned) {
-        __stcs(reinterpret_cast<float4*>(dst),
-               make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]));
-      } else {
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-          if (x0 + c < width) dst[c] = acc[o][c];
-        }
-      }
-    }
+    if (o >= 0 && o < R && y < height) store_quad<kAligned>(out, width, y, x0, acc[o]);
   }
 }
 
@@ -345,16 +325,7 @@ __global__ void __launch_bounds__(256)
   for (int o = 0; o < R; ++o) {
     const int y = y0 + o;
     if (y >= height) break;
-    float* dst = out + static_cast<idx_t>(y) * width + x0;
-    if constexpr (kAligned) {
-      __stcs(reinterpret_cast<float4*>(dst),
-             make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]));
-    } else {
-#pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        if (x0 + c < width) dst[c] = acc[o][c];
-      }
-    }
+    store_quad<kAligned>(out, width, y, x0, acc[o]);
   }
 }
 

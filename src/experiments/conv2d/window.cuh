@@ -71,4 +71,20 @@ __device__ __forceinline__ void accumulate_row(const float (&mask)[M], const flo
   }
 }
 
+// Stores the output quad q of row y, columns [x0, x0 + 4): kAligned (width % 4 == 0) one 16-byte
+// streaming store; otherwise 4-byte stores of the columns inside the image.
+template <bool kAligned>
+__device__ __forceinline__ void store_quad(float* __restrict__ out, int width, int y, int x0,
+                                           const float (&q)[4]) {
+  float* dst = out + static_cast<long long>(y) * width + x0;
+  if constexpr (kAligned) {
+    __stcs(reinterpret_cast<float4*>(dst), make_float4(q[0], q[1], q[2], q[3]));
+  } else {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      if (x0 + c < width) dst[c] = q[c];
+    }
+  }
+}
+
 }  // namespace memlab::lessons::conv2d
