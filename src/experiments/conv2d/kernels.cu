@@ -135,34 +135,13 @@ __global__ void __launch_bounds__(256, kMinBlocks)
   for (int iy = 0; iy < R + K - 1; ++iy) {
     float v[Win<K>::floats];
     load_row<K, kAligned>(in, height, width, y0 - r + iy, x0, v);
-#pragma unroll
-    for (int o = 0; o < R; ++o) {
-      const int i = iy - o;  // mask row that input row iy contributes to output row o
-      if (i >= 0 && i < K) {
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-#pragma unroll
-          for (int j = 0; j < K; ++j) {
-            acc[o][c] = fmaf(c_mask[i * K + j], v[off + c + j], acc[o][c]);
-          }
-        }
-      }
-    }
+    accumulate_row<K, R, off>(c_mask, v, iy, acc);
   }
 #pragma unroll
   for (int o = 0; o < R; ++o) {
     const int y = y0 + o;
     if (y >= height) break;
-    float* dst = out + static_cast<idx_t>(y) * width + x0;
-    if constexpr (kAligned) {
-      __stcs(reinterpret_cast<float4*>(dst),
-             make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]));
-    } else {
-#pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        if (x0 + c < width) dst[c] = acc[o][c];
-      }
-    }
+    store_quad<kAligned>(out, width, y, x0, acc[o]);
   }
 }
 
@@ -250,34 +229,10 @@ __global__ void __launch_bounds__(256, stream_min_blocks(kAligned, D, A))
       if (iy + 1 + D < N) prefetch_row(iy + 1 + D);
     }
     const float(&w)[F] = v[iy % S];
-#pragma unroll
-    for (int o = 0; o < R; ++o) {
-      const int i = iy - o;  // mask row that input row iy contributes to output row o
-      if (i >= 0 && i < K) {
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-          if (i == 0) acc[o][c] = 0.0f;
-#pragma unroll
-          for (int j = 0; j < K; ++j) {
-            acc[o][c] = fmaf(c_mask[i * K + j], w[off + c + j], acc[o][c]);
-          }
-        }
-      }
-    }
+    accumulate_row<K, R, off>(c_mask, w, iy, acc);
     const int o = iy - (K - 1);  // output row completed by this input row
     const int y = y0 + o;
-    if (o >= 0 && o < R && y < height) {
-      float* dst = out + static_cast<idx_t>(y) * width + x0;
-      if constexpr (kAligned) {
-        __stcs(reinterpret_cast<float4*>(dst),
-               make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]));
-      } else {
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-          if (x0 + c < width) dst[c] = acc[o][c];
-        }
-      }
-    }
+    if (o >= 0 && o < R && y < height) store_quad<kAligned>(out, width, y, x0, acc[o]);
   }
 }
 
@@ -370,16 +325,7 @@ __global__ void __launch_bounds__(256)
   for (int o = 0; o < R; ++o) {
     const int y = y0 + o;
     if (y >= height) break;
-    float* dst = out + static_cast<idx_t>(y) * width + x0;
-    if constexpr (kAligned) {
-      __stcs(reinterpret_cast<float4*>(dst),
-             make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]));
-    } else {
-#pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        if (x0 + c < width) dst[c] = acc[o][c];
-      }
-    }
+    store_quad<kAligned>(out, width, y, x0, acc[o]);
   }
 }
 

@@ -76,16 +76,7 @@ __global__ void __launch_bounds__(256, 3)
   for (int o = 0; o < R; ++o) {
     const int y = y0 + o;
     if (y >= height) break;
-    float* dst = out + static_cast<idx_t>(y) * width + x0;
-    if constexpr (kAligned) {
-      __stcs(reinterpret_cast<float4*>(dst),
-             make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]));
-    } else {
-#pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        if (x0 + c < width) dst[c] = acc[o][c];
-      }
-    }
+    store_quad<kAligned>(out, width, y, x0, acc[o]);
   }
 }
 

@@ -157,32 +157,10 @@ __global__ void __launch_bounds__(256, kMinBlocks)
     }
     float w[4 + 2 * r];
     window_of<K, kShfl>(v[iy % S], lane, w);
-#pragma unroll
-    for (int o = 0; o < R; ++o) {
-      const int i = iy - o;  // mask row that input row iy contributes to output row o
-      if (i >= 0 && i < K) {
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-          if (i == 0) acc[o][c] = 0.0f;
-#pragma unroll
-          for (int j = 0; j < K; ++j) acc[o][c] = fmaf(c_mask_st[i * K + j], w[c + j], acc[o][c]);
-        }
-      }
-    }
+    accumulate_row<K, R, 0>(c_mask_st, w, iy, acc);
     const int o = iy - (K - 1);  // output row completed by this input row
     const int y = y0 + o;
-    if (o >= 0 && o < R && y < height && stores) {
-      float* dst = out + static_cast<idx_t>(y) * width + x0;
-      if constexpr (kAligned) {
-        __stcs(reinterpret_cast<float4*>(dst),
-               make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]));
-      } else {
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-          if (x0 + c < width) dst[c] = acc[o][c];
-        }
-      }
-    }
+    if (o >= 0 && o < R && y < height && stores) store_quad<kAligned>(out, width, y, x0, acc[o]);
   }
 }
 

@@ -50,4 +50,41 @@ __device__ __forceinline__ void load_row(const float* __restrict__ in, int heigh
   }
 }
 
+// Adds input row iy of a streamed R x 4 tile (iy a compile-time index after unrolling) into the
+// accumulators: output row o takes mask row i = iy - o (0 <= i < K, warp-uniform) over the window
+// w, tap j of output column c at w[Off + c + j]; i == 0 starts the row at zero. mask is the
+// caller's __constant__ array, by reference, so the taps stay ld.const loads.
+template <int K, int R, int Off, int M, int F>
+__device__ __forceinline__ void accumulate_row(const float (&mask)[M], const float (&w)[F], int iy,
+                                               float (&acc)[R][4]) {
+#pragma unroll
+  for (int o = 0; o < R; ++o) {
+    const int i = iy - o;  // mask row that input row iy contributes to output row o
+    if (i >= 0 && i < K) {
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        if (i == 0) acc[o][c] = 0.0f;
+#pragma unroll
+        for (int j = 0; j < K; ++j) acc[o][c] = fmaf(mask[i * K + j], w[Off + c + j], acc[o][c]);
+      }
+    }
+  }
+}
+
+// Stores the output quad q of row y, columns [x0, x0 + 4): kAligned (width % 4 == 0) one 16-byte
+// streaming store; otherwise 4-byte stores of the columns inside the image.
+template <bool kAligned>
+__device__ __forceinline__ void store_quad(float* __restrict__ out, int width, int y, int x0,
+                                           const float (&q)[4]) {
+  float* dst = out + static_cast<long long>(y) * width + x0;
+  if constexpr (kAligned) {
+    __stcs(reinterpret_cast<float4*>(dst), make_float4(q[0], q[1], q[2], q[3]));
+  } else {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      if (x0 + c < width) dst[c] = q[c];
+    }
+  }
+}
+
 }  // namespace memlab::lessons::conv2d
