@@ -172,10 +172,11 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
     case Variant::RegisterTaps:
     case Variant::RegisterTaps2:
     case Variant::RegisterPrefetch:
-    case Variant::RegisterDeep: {
+    case Variant::RegisterDeep:
+    case Variant::RegisterDeep3: {
       const int h = (r + 3) / 4;
-      const bool streamed =
-          v == Variant::Register || v == Variant::RegisterPrefetch || v == Variant::RegisterDeep;
+      const bool streamed = v == Variant::Register || v == Variant::RegisterPrefetch ||
+                            v == Variant::RegisterDeep || v == Variant::RegisterDeep3;
       const bool taps = v == Variant::RegisterTaps || v == Variant::RegisterTaps2;
       const int rows = streamed                      ? register_rows(k)
                        : v == Variant::RegisterTaps  ? 3
@@ -246,6 +247,7 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
       break;
     case Variant::RegisterPrefetch:  // the random K x K mask, K <= 5 (register's stream_kernel)
     case Variant::RegisterDeep:
+    case Variant::RegisterDeep3:
     case Variant::RegisterStrip:
     case Variant::RegisterStripLd:
     case Variant::RegisterStripWide:

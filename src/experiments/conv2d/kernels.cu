@@ -200,8 +200,9 @@ constexpr int stream_min_blocks(bool aligned, int d, int a) {
   return !aligned && (d > 0 || a > 1) ? 3 : 4;
 }
 
-template <int K, int R, bool kAligned, int D = 0, int A = 1>
-__global__ void __launch_bounds__(256, stream_min_blocks(kAligned, D, A))
+template <int K, int R, bool kAligned, int D = 0, int A = 1,
+          int kMinBlocks = stream_min_blocks(kAligned, D, A)>
+__global__ void __launch_bounds__(256, kMinBlocks)
     stream_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
   constexpr int r = Win<K>::r, off = Win<K>::off, F = Win<K>::floats, N = R + K - 1, S = A + 1;
   const int x0 = 4 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -236,15 +237,23 @@ __global__ void __launch_bounds__(256, stream_min_blocks(kAligned, D, A))
   }
 }
 
-template <int K, int R, int D = 0, int A = 1>
+// kBlocks > 0: at most kBlocks blocks of 256 threads per SM asked of ptxas on both paths (in
+// place of stream_min_blocks; the 4-byte path never more than stream_min_blocks allows).
+template <int K, int R, int D = 0, int A = 1, int kBlocks = 0>
 void launch_stream(const Image& img, cudaStream_t s) {
+  constexpr int ba = kBlocks > 0 ? kBlocks : stream_min_blocks(true, D, A);
+  constexpr int bu = kBlocks > 0 && kBlocks < stream_min_blocks(false, D, A)
+                         ? kBlocks
+                         : stream_min_blocks(false, D, A);
   const dim3 block(32, 8);
   const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), 4 * 32),
                   blocks_for(static_cast<std::size_t>(img.height), 8 * R));
   if (img.width % 4 == 0) {
-    stream_kernel<K, R, true, D, A><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+    stream_kernel<K, R, true, D, A, ba>
+        <<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   } else {
-    stream_kernel<K, R, false, D, A><<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+    stream_kernel<K, R, false, D, A, bu>
+        <<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   }
   MEMLAB_CHECK_LAUNCH(stream_kernel);
 }
@@ -396,6 +405,33 @@ void launch_deep(const Image& img, cudaStream_t s) {
   }
 }
 
+// register_deep3 (session 6): register_deep with __launch_bounds__(256, 3) on the 16-byte path as
+// well (the 4-byte path is register_deep's own kernel, already at 3 blocks per SM): an 85-register
+// cap instead of 64, so ptxas need not squeeze the 3-row ring, 24 warps per SM instead of 32.
+// Napkin math (16384^2, K = 5): per warp 2 rows x 512 new DRAM bytes ahead (the lanes' own
+// float4s), 24 warps = 24 KB per SM at most (register_deep 32 KB), 3.2 MB on the chip; 95% of
+// memcpy needs ~2.0 TB/s of reads x ~1 us = ~15 KB per SM, so still 1.6x covered. Limiter
+// attacked: register pressure at the 64-register cap (if ptxas delayed or split loads to fit the
+// ring, the SASS of register_deep issues them later than the source asks). Risk: fewer warps to
+// hide the FFMA chains and L2 hits; register_strip_ld (24 warps, R = 16) lost 2.5 points.
+// Predicted 89-93% of memcpy (545-560 us): level with register_deep at best.
+constexpr int kDeep3Blocks = 3;
+
+template <int R, int kBlocks>
+void launch_deep_as(const Image& img, const char* name, cudaStream_t s) {
+  switch (img.k) {
+    case 1:
+      return launch_stream<1, R, 0, kDeepRows, kBlocks>(img, s);
+    case 3:
+      return launch_stream<3, R, 0, kDeepRows, kBlocks>(img, s);
+    case 5:
+      return launch_stream<5, R, 0, kDeepRows, kBlocks>(img, s);
+    default:
+      throw std::invalid_argument(std::string("conv2d ") + name + ": mask width " +
+                                  std::to_string(img.k) + " (needs 1..5)");
+  }
+}
+
 void dispatch(bool separable, const Image& img, float* tmp, cudaStream_t s) {
   switch (img.k) {
     case 1:
@@ -506,6 +542,8 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
       return launch_prefetch(img, stream);
     case Variant::RegisterDeep:
       return launch_deep(img, stream);
+    case Variant::RegisterDeep3:
+      return launch_deep_as<rows_for(5), kDeep3Blocks>(img, "register_deep3", stream);
     case Variant::RegisterStrip:
       return launch_strip(img, true, false, stream);
     case Variant::RegisterStripLd:

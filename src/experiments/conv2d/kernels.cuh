@@ -64,6 +64,9 @@ enum class Variant {
   // ahead into a 3-row register ring (slot t % 3, renamed by the unroll): the loads of 2 input
   // rows per thread are in flight behind the FMAs of the current one, not 1; no prefetch hint.
   RegisterDeep,
+  // register_deep3 (session 6, K <= 5): register_deep with __launch_bounds__(256, 3) on the
+  // 16-byte path too: an 85-register cap instead of 64, 24 warps per SM instead of 32.
+  RegisterDeep3,
   // register_strip (issue 23, kernels_strip.cu, K <= 5): register_deep's streamed kernel with
   // 16-row strips (20 input rows per 16 output rows: 1.25x L2 -> SM, not 1.5x), the windows loaded
   // 3 rows ahead into a 4-row ring, and the horizontal halo by warp shuffles: one LDG.128 per row
@@ -110,6 +113,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "register's streamed R x 4 tile plus an L2 prefetch 2 rows ahead of the next row (K <= 5)"},
     {Variant::RegisterDeep, "register_deep",
      "register's streamed R x 4 tile, window loads 2 rows ahead in a 3-row register ring (K <= 5)"},
+    {Variant::RegisterDeep3, "register_deep3",
+     "register_deep at 3 blocks per SM: an 85-register cap for the 3-row ring (K <= 5)"},
     {Variant::RegisterStrip, "register_strip",
      "16-row strips, loads 3 rows ahead in a 4-row ring, halo by warp shuffles (K <= 5)"},
     {Variant::RegisterStripLd, "register_strip_ld",
