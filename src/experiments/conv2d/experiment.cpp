@@ -173,15 +173,17 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
     case Variant::RegisterTaps2:
     case Variant::RegisterPrefetch:
     case Variant::RegisterDeep:
-    case Variant::RegisterDeep3: {
+    case Variant::RegisterDeep3:
+    case Variant::RegisterDeep12: {
       const int h = (r + 3) / 4;
       const bool streamed = v == Variant::Register || v == Variant::RegisterPrefetch ||
                             v == Variant::RegisterDeep || v == Variant::RegisterDeep3;
       const bool taps = v == Variant::RegisterTaps || v == Variant::RegisterTaps2;
-      const int rows = streamed                      ? register_rows(k)
-                       : v == Variant::RegisterTaps  ? 3
-                       : v == Variant::RegisterTaps2 ? 2
-                                                     : 4;
+      const int rows = streamed                       ? register_rows(k)
+                       : v == Variant::RegisterDeep12 ? register_deep12_rows()
+                       : v == Variant::RegisterTaps   ? 3
+                       : v == Variant::RegisterTaps2  ? 2
+                                                      : 4;
       // register_taps: 8 columns per thread on the 16-byte path (width % 4 == 0), else 4.
       const int cols = taps && p.n("width") % 4 == 0 ? 8 : 4;
       input_tile = cols + 8.0 * h;  // register window width per row, R + K - 1 rows
@@ -248,6 +250,7 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
     case Variant::RegisterPrefetch:  // the random K x K mask, K <= 5 (register's stream_kernel)
     case Variant::RegisterDeep:
     case Variant::RegisterDeep3:
+    case Variant::RegisterDeep12:
     case Variant::RegisterStrip:
     case Variant::RegisterStripLd:
     case Variant::RegisterStripWide:

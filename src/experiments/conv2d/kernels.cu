@@ -237,8 +237,8 @@ __global__ void __launch_bounds__(256, kMinBlocks)
   }
 }
 
-// kBlocks > 0: at most kBlocks blocks of 256 threads per SM asked of ptxas on both paths (in
-// place of stream_min_blocks; the 4-byte path never more than stream_min_blocks allows).
+// kBlocks > 0: __launch_bounds__(256, kBlocks) on the 16-byte path instead of stream_min_blocks;
+// the 4-byte path takes the smaller of kBlocks and stream_min_blocks (the looser register cap).
 template <int K, int R, int D = 0, int A = 1, int kBlocks = 0>
 void launch_stream(const Image& img, cudaStream_t s) {
   constexpr int ba = kBlocks > 0 ? kBlocks : stream_min_blocks(true, D, A);
@@ -414,8 +414,20 @@ void launch_deep(const Image& img, cudaStream_t s) {
 // attacked: register pressure at the 64-register cap (if ptxas delayed or split loads to fit the
 // ring, the SASS of register_deep issues them later than the source asks). Risk: fewer warps to
 // hide the FFMA chains and L2 hits; register_strip_ld (24 warps, R = 16) lost 2.5 points.
-// Predicted 89-93% of memcpy (545-560 us): level with register_deep at best.
+// Predicted 89-93% of memcpy (541-566 us): level with register_deep at best.
 constexpr int kDeep3Blocks = 3;
+
+// register_deep12 (session 6): register_deep (A = 2, 4 blocks per SM, 32 x 8 blocks) with R = 12
+// output rows per thread instead of 8 (block tile 128 x 96). Napkin math (16384^2, K = 5): input
+// row loads per output row 16 / 12 = 1.33x the image from L2 instead of 12 / 8 = 1.5x (-11% of
+// the row-window requests and L1 sectors), the strip's start (2 rows before the first FFMA) and
+// end (no loads in the last 2 rows) once per 12 output rows, not 8; registers unchanged (only K
+// rows of accumulators are live: the ring, 20 accumulators and addresses, the 64-register cap),
+// code 12 x 4 x 25 = 1200 FFMA (~19 KB of SASS; register_deep ~13 KB, register_strip's 26 KB
+// did not stall on fetch). Bytes in flight as register_deep (32 KB per SM). Limiter attacked: the
+// 1.5x L2 -> SM traffic of the row windows, without the taller ring and 80 registers of
+// register_strip_ld (R = 16, 3 ahead, 24 warps: 89.9%). Predicted 92-94% of memcpy (535-547 us).
+constexpr int kDeep12Rows = 12;
 
 template <int R, int kBlocks>
 void launch_deep_as(const Image& img, const char* name, cudaStream_t s) {
@@ -487,6 +499,10 @@ int register_rows(int k) {
   return rows_for(k);
 }
 
+int register_deep12_rows() {
+  return kDeep12Rows;
+}
+
 void upload_mask(const float* mask, const float* row, const float* col, int k) {
   if (k < 1 || k > kMaxMask) throw std::invalid_argument("conv2d: mask width out of range");
   const auto kk = static_cast<std::size_t>(k);
@@ -544,6 +560,8 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
       return launch_deep(img, stream);
     case Variant::RegisterDeep3:
       return launch_deep_as<rows_for(5), kDeep3Blocks>(img, "register_deep3", stream);
+    case Variant::RegisterDeep12:
+      return launch_deep_as<kDeep12Rows, 0>(img, "register_deep12", stream);
     case Variant::RegisterStrip:
       return launch_strip(img, true, false, stream);
     case Variant::RegisterStripLd:

@@ -67,6 +67,9 @@ enum class Variant {
   // register_deep3 (session 6, K <= 5): register_deep with __launch_bounds__(256, 3) on the
   // 16-byte path too: an 85-register cap instead of 64, 24 warps per SM instead of 32.
   RegisterDeep3,
+  // register_deep12 (session 6, K <= 5): register_deep with R = 12 output rows per thread (128 x
+  // 96 block tile): 16 input rows per 12 output rows (1.33x L2 -> SM, not 1.5x), same ring and cap.
+  RegisterDeep12,
   // register_strip (issue 23, kernels_strip.cu, K <= 5): register_deep's streamed kernel with
   // 16-row strips (20 input rows per 16 output rows: 1.25x L2 -> SM, not 1.5x), the windows loaded
   // 3 rows ahead into a 4-row ring, and the horizontal halo by warp shuffles: one LDG.128 per row
@@ -115,6 +118,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "register's streamed R x 4 tile, window loads 2 rows ahead in a 3-row register ring (K <= 5)"},
     {Variant::RegisterDeep3, "register_deep3",
      "register_deep at 3 blocks per SM: an 85-register cap for the 3-row ring (K <= 5)"},
+    {Variant::RegisterDeep12, "register_deep12",
+     "register_deep with 12 output rows per thread: 1.33x L2 -> SM row traffic (K <= 5)"},
     {Variant::RegisterStrip, "register_strip",
      "16-row strips, loads 3 rows ahead in a 4-row ring, halo by warp shuffles (K <= 5)"},
     {Variant::RegisterStripLd, "register_strip_ld",
@@ -143,6 +148,9 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
 
 // Register-variant rows per thread for mask width k.
 int register_rows(int k);
+
+// register_deep12's rows per thread (K <= 5).
+int register_deep12_rows();
 
 // Reference on the GPU with double accumulation (see common/gpu_check.hpp).
 void reference_gpu(const Image& img, const float* mask, cudaStream_t stream);
