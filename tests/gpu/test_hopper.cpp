@@ -43,6 +43,7 @@ const Named kHopper[] = {
     {"tensor_cores", "wgmma", 9},
     {"tensor_cores", "wgmma_persistent", 9},
     {"tensor_cores", "wgmma_cluster", 9},
+    {"tensor_cores", "wgmma_tma_store", 9},
     {"conv2d", "tma", 9},
     {"conv2d", "cluster", 9},
     // Issue 23: the pipelined (persistent, ring-buffered) steps of the memory-bound ladder.
@@ -165,21 +166,30 @@ TEST(HopperWgmma, IntegerInputsAreExactAtOddSizes) {
   struct Size {
     int m, n, k;
   };
-  // Whole tiles; one short of a tile; one past; many k tiles (ring wraps); a 1 x 1 x 1.
-  const Size sizes[] = {{128, 256, 64},  {127, 255, 63}, {129, 257, 65},
-                        {300, 520, 777}, {1, 1, 1},      {2200, 40, 24}};
-  // The three BF16 wgmma kernels; the persistent one also with 3 CTAs, so each walks several tiles
-  // and the ring's stages and phases carry across tile boundaries. The 2-CTA cluster kernel sees
-  // odd block-row counts (1, 3: the second CTA of the last cluster computes nothing) and even ones.
+  // Whole tiles; one short of a tile; one past; many k tiles (ring wraps); a 1 x 1 x 1; and n
+  // multiples of 4 one chunk (32 columns) short and 4 columns past a tile (wgmma_tma_store).
+  const Size sizes[] = {{128, 256, 64}, {127, 255, 63}, {129, 257, 65}, {300, 520, 777},
+                        {1, 1, 1},      {2200, 40, 24}, {127, 252, 63}, {129, 260, 65}};
+  // The BF16 wgmma kernels; the persistent ones also with 3 CTAs, so each walks several tiles
+  // and the ring's stages and phases (and wgmma_tma_store's staging buffers) carry across tile
+  // boundaries. The 2-CTA cluster kernel sees odd block-row counts (1, 3: the second CTA of the
+  // last cluster computes nothing) and even ones. wgmma_tma_store runs where n % 4 == 0 only (C's
+  // tensor map), as the lesson plans it: 128 x 256, 300 x 520, 2200 x 40, 127 x 252, 129 x 260.
   struct Launcher {
     const char* name;
-    int max_ctas;  // -1: the non-persistent kernel, -2: the cluster kernel
+    int max_ctas;    // -1: the non-persistent kernel, -2: the cluster kernel
+    bool tma_store;  // wgmma_tma_store (persistent, max_ctas as above)
   };
-  const Launcher launchers[] = {
-      {"wgmma", -1}, {"wgmma_persistent", 0}, {"wgmma_persistent/3", 3}, {"wgmma_cluster", -2}};
+  const Launcher launchers[] = {{"wgmma", -1, false},
+                                {"wgmma_persistent", 0, false},
+                                {"wgmma_persistent/3", 3, false},
+                                {"wgmma_cluster", -2, false},
+                                {"wgmma_tma_store", 0, true},
+                                {"wgmma_tma_store/3", 3, true}};
   Stream stream;
   for (const Launcher& l : launchers) {
     for (const Size& s : sizes) {
+      if (l.tma_store && s.n % 4 != 0) continue;
       Gemm g;
       g.m = s.m;
       g.n = s.n;
@@ -198,7 +208,10 @@ TEST(HopperWgmma, IntegerInputsAreExactAtOddSizes) {
       da.copy_from_host(ha.data(), ha.size());
       db.copy_from_host(hb.data(), hb.size());
       dc.fill_bytes(0xFF, stream.get());  // NaN: an element never written fails
-      if (l.max_ctas == -1) {
+      if (l.tma_store) {
+        lessons::tensor_cores::launch_wgmma_tma_store_bf16(da.get(), db.get(), dc.get(), g,
+                                                           stream.get(), l.max_ctas);
+      } else if (l.max_ctas == -1) {
         lessons::tensor_cores::launch_wgmma_bf16(da.get(), db.get(), dc.get(), g, stream.get());
       } else if (l.max_ctas == -2) {
         lessons::tensor_cores::launch_wgmma_cluster_bf16(da.get(), db.get(), dc.get(), g,

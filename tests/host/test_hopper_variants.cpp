@@ -49,6 +49,7 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"matmul", "thread_tile_bk16"},
                            {"tensor_cores", "wgmma"},
                            {"tensor_cores", "wgmma_cluster"},
+                           {"tensor_cores", "wgmma_tma_store"},
                            {"matmul", "thread_tile_256x128"},
                            {"histogram", "per_lane_lean"},
                            {"histogram", "per_lane_deep"},
@@ -138,6 +139,17 @@ TEST(HopperVariants, SkipWithTheirReasonWhereTheyCannotRun) {
   EXPECT_FALSE(
       wgmma_cl->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
   EXPECT_NE(wgmma_cl->only.find("bf16"), std::string::npos) << wgmma_cl->only;
+  // wgmma_tma_store: bf16 only, and only where C's rows are 16-byte multiples (its tensor map).
+  const Variant* tma_store = find_experiment("tensor_cores")->find_variant("wgmma_tma_store");
+  ASSERT_NE(tma_store, nullptr);
+  EXPECT_TRUE(
+      tma_store->applies_to(Params(Kv{{"dtype", "bf16"}, {"m", "9"}, {"n", "8"}, {"k", "7"}})));
+  EXPECT_FALSE(
+      tma_store->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
+  EXPECT_FALSE(
+      tma_store->applies_to(Params(Kv{{"dtype", "bf16"}, {"m", "8"}, {"n", "33"}, {"k", "8"}})));
+  EXPECT_NE(tma_store->only.find("bf16"), std::string::npos) << tma_store->only;
+  EXPECT_NE(tma_store->only.find("multiple of 4"), std::string::npos) << tma_store->only;
   const Variant* bulk = find_experiment("bandwidth")->find_variant("bulk_copy");
   ASSERT_NE(bulk, nullptr);
   EXPECT_FALSE(bulk->applies_to(Params(Kv{{"op", "add"}, {"n", "4096"}})));

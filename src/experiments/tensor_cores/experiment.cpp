@@ -40,7 +40,8 @@ enum class Variant {
   kMmaSync,
   kWgmma,
   kWgmmaPersistent,
-  kWgmmaCluster,  // wgmma in 2-CTA clusters along M, B multicast by TMA (BF16 only)
+  kWgmmaTmaStore,  // wgmma_persistent with the epilogue through shared memory and TMA store
+  kWgmmaCluster,   // wgmma in 2-CTA clusters along M, B multicast by TMA (BF16 only)
   kCublas
 };
 struct VariantInfo {
@@ -56,6 +57,9 @@ constexpr VariantInfo kVariants[] = {
      "registers), TMA 128B-swizzled 4-stage ring, producer/consumer warpgroups"},
     {Variant::kWgmmaPersistent, "wgmma_persistent",
      "wgmma made persistent: one CTA per SM walks the tiles, the TMA ring runs on across tiles"},
+    {Variant::kWgmmaTmaStore, "wgmma_tma_store",
+     "wgmma_persistent with the epilogue through shared memory: 64x32 FP32 chunks, 128B-swizzled, "
+     "written by TMA store while the next tile's MMAs run"},
     {Variant::kWgmmaCluster, "wgmma_cluster",
      "wgmma in 2-CTA clusters along M: each CTA loads its A and half of B, TMA-multicast to both"},
     {Variant::kCublas, "cublas", "cublasGemmEx, same types, FP32 compute: the vendor line"},
@@ -171,6 +175,9 @@ void run(State& st, Variant v, cudaStream_t s) {
     case Variant::kWgmmaPersistent:  // BF16 only (the only_if)
       launch_wgmma_persistent_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
       return;
+    case Variant::kWgmmaTmaStore:  // BF16 only, n % 4 == 0 (the only_if)
+      launch_wgmma_tma_store_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
+      return;
     case Variant::kWgmmaCluster:  // BF16 only (the only_if)
       launch_wgmma_cluster_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
       return;
@@ -266,10 +273,17 @@ bench::Experiment make() {
   }
   // wgmma's tiles (128 x 256 x 64, 4 stages, 16 block rows per raster group): whole tiles, edges
   // in every dimension, more k tiles than stages, and more block rows than one raster group.
+  // wgmma_tma_store runs at those with n % 4 == 0 (n = 200, 256, 300, 384, 520, 2052: last chunks
+  // of 8, 32, 12, 32, 8 and 4 columns, chunks past n skipped; m = 128, 200, 256, 300, 2181: the
+  // second consumer's rows partial or past m).
   b.test_point({{"dtype", "bf16"}, {"m", "128"}, {"n", "256"}, {"k", "64"}})
       .test_point({{"dtype", "bf16"}, {"m", "129"}, {"n", "257"}, {"k", "65"}})
       .test_point({{"dtype", "bf16"}, {"m", "2181"}, {"n", "300"}, {"k", "72"}})
-      .test_point({{"dtype", "bf16"}, {"m", "200"}, {"n", "520"}, {"k", "1000"}});
+      .test_point({{"dtype", "bf16"}, {"m", "200"}, {"n", "520"}, {"k", "1000"}})
+      // More tiles than an H200 has SMs (18 x 9 = 162 > 132): the persistent kernels' CTAs walk
+      // two tiles (ring and wgmma_tma_store's staging buffers carry across tiles); the last block
+      // column is 4 wide (the TMA store's narrowest box: 16 bytes), the last block row 5 high.
+      .test_point({{"dtype", "bf16"}, {"m", "2181"}, {"n", "2052"}, {"k", "72"}});
   // wgmma at tf32 (256 x 128 x 32 tiles, 4 stages, 8 block rows per raster group): whole tiles,
   // edges in every dimension with an odd number of k tiles above the stages (5: the two register
   // sets alternate, the last tile uses the first), and more block rows than one raster group
@@ -303,7 +317,13 @@ bench::Experiment make() {
     if (v == Variant::kWgmmaCluster) {
       b.variant_axis("dtype", {"bf16"}, "wgmma_cluster: dtype bf16 only");
     }
-    if (v == Variant::kWgmma || v == Variant::kWgmmaPersistent || v == Variant::kWgmmaCluster) {
+    if (v == Variant::kWgmmaTmaStore) {
+      b.variant_axis("dtype", {"bf16"}, "wgmma_tma_store: dtype bf16 only")
+          .only_if([](const Params& p) { return p.n("n") % 4 == 0; },
+                   "TMA store: needs n a multiple of 4 (16-byte row pitch of C)");
+    }
+    if (v == Variant::kWgmma || v == Variant::kWgmmaPersistent || v == Variant::kWgmmaCluster ||
+        v == Variant::kWgmmaTmaStore) {
       // sm_90a machine code runs on compute capability 9.0 only (not on later GPUs).
       b.needs_device(
           [](const Params&) {

@@ -50,6 +50,13 @@ bool wgmma_built();
 // next tile's loads overlap the epilogue. max_ctas (tests) forces several tiles per CTA.
 void launch_wgmma_persistent_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c,
                                   const Gemm& g, cudaStream_t stream, int max_ctas = 0);
+// Hopper (wgmma_tma_store_sm90a.cu): `wgmma_persistent` with its epilogue through shared memory:
+// each consumer warpgroup stages 64 x 32 FP32 chunks (128B-swizzled, two buffers) and one thread
+// writes them with the TMA store (cp.async.bulk.tensor, bulk groups), so the next tile's MMAs
+// start while C is written. Needs n % 4 == 0 (C's tensor map: 16-byte row pitch); throws
+// std::invalid_argument otherwise. max_ctas as for wgmma_persistent.
+void launch_wgmma_tma_store_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c,
+                                 const Gemm& g, cudaStream_t stream, int max_ctas = 0);
 // Hopper (wgmma_cluster_sm90a.cu): `wgmma` in clusters of 2 CTAs along M (vertically adjacent
 // 128 x 256 tiles of the same columns); each CTA loads its A box and half of B, multicast to both
 // CTAs' shared memory: 32 KiB from L2 per CTA and k tile instead of 48. BF16 only.
