@@ -74,15 +74,9 @@ __global__ void __launch_bounds__(Threads, 2048 / Threads)
     const int lane = t % 32, warp = t / 32;
     const int j = lane % 8 + 8 * (warp % kWarpsPerRow), q = lane / 8 + 4 * (warp / kWarpsPerRow);
     float4 v[kSteps];
-#pragma unroll
-    for (int k = 0; k < kSteps; ++k) {
-      v[k] = *reinterpret_cast<const float4*>(in + at(r0 + q + kRowsPerStep * k, c0 + 4 * j, cols));
-    }
+    load_rows_f4<kSteps, kRowsPerStep>(v, in, r0, c0, q, j, cols);
     // Out row c0 + a holds in row r0 + a of the tile, at out cols r0 .. r0 + T.
-#pragma unroll
-    for (int k = 0; k < kSteps; ++k) {
-      *reinterpret_cast<float4*>(out + at(c0 + q + kRowsPerStep * k, r0 + 4 * j, rows)) = v[k];
-    }
+    store_rows_f4<kSteps, kRowsPerStep>(v, out, c0, r0, q, j, rows);
   } else if (whole) {
     for (int e = t; e < T * T; e += Threads) {
       const int a = e / T, b = e % T;
