@@ -61,6 +61,7 @@ bench::Check check(State& st, const Params&, const std::string& variant) {
   const auto rows = static_cast<std::size_t>(st.rows), cols = static_cast<std::size_t>(st.cols);
   switch (variant_of(kVariants, variant, "transpose")) {
     case Variant::TileSwap:  // reference lines: the block-transposed matrix
+    case Variant::TileSwapPipe:
       return check_tile_swap(got.data(), rows, cols, st.seed, kSwapTile);
     case Variant::TileSwap128:
       return check_tile_swap(got.data(), rows, cols, st.seed, kSwapTile128);
@@ -108,6 +109,7 @@ Model model_of(Variant v) {
     case Variant::TmaPipelinedMany:
     case Variant::TmaWs:
     case Variant::TileSwap:
+    case Variant::TileSwapPipe:
     case Variant::TileSwap128:
     case Variant::Copy:
       return coalesced;

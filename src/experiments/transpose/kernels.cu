@@ -163,6 +163,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::TileSwap:
       launch_tile_swap(in, out, rows, cols, s);
       return;
+    case Variant::TileSwapPipe:
+      launch_tile_swap_pipe(in, out, rows, cols, s);
+      return;
     case Variant::TileSwap128:
       launch_tile_swap128(in, out, rows, cols, s);
       return;

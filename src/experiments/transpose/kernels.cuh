@@ -76,6 +76,11 @@ enum class Variant {
   // Round five, NOT a transpose: tile_swap with 128 x 128 tiles (512-byte runs per block and row
   // each way), 1024 threads x 4 float4: whether longer per-block runs raise that ceiling.
   TileSwap128,
+  // Round six (kernels_swap.cu), NOT a transpose: tile_swap's per-tile address stream (same
+  // tiles, threads, mapping, float4 addresses) on a persistent grid walking the tiles grid-stride
+  // in row-major tile order, the next tile's 4 float4 loads issued before the current tile's 4
+  // stores (two register sets): whether tile_swap's gap is its load-wait-store structure.
+  TileSwapPipe,
   // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
   // ceiling a tiled transpose is measured against.
   Copy,
@@ -106,6 +111,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "reference (not a transpose): tile64_f4's address stream, no shared memory, tiles swapped"},
     {Variant::TileSwap128, "tile_swap128",
      "reference (not a transpose): tile_swap with 128 x 128 tiles, 512-byte runs"},
+    {Variant::TileSwapPipe, "tile_swap_pipe",
+     "reference (not a transpose): tile_swap persistent, next tile's loads before the stores"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
@@ -130,6 +137,8 @@ void launch_tma_ws(const float* in, float* out, int rows, int cols, cudaStream_t
 inline constexpr int kSwapTile = 64, kSwapTile128 = 128;
 void launch_tile_swap(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile_swap128(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+// The TileSwapPipe reference line (kernels_swap.cu); any rows, cols; check_tile_swap with 64.
+void launch_tile_swap_pipe(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
