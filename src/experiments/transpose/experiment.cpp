@@ -104,6 +104,7 @@ Model model_of(Variant v) {
     case Variant::Tile64F4Grouped:
     case Variant::Tile64F4Deep:
     case Variant::Tile128F4:
+    case Variant::Tile64F4Pipe:
     case Variant::Tma:
     case Variant::TmaPipelined:
     case Variant::TmaPipelinedMany:

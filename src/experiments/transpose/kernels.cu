@@ -148,6 +148,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::Tile128F4:
       launch_tile128_f4(in, out, rows, cols, s);
       return;
+    case Variant::Tile64F4Pipe:
+      launch_tile64_pipe(in, out, rows, cols, s);
+      return;
     case Variant::Tma:
       launch_tma(in, out, rows, cols, s);
       return;

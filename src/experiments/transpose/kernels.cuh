@@ -48,6 +48,12 @@ enum class Variant {
   // 8 float4 stores: 512-byte runs per block and row each way (tile64_f4: 256 B); tile64_f4's
   // conflict-free warp mapping (4 rows x 8 float4), its 2D grid order; edges: the scalar path.
   Tile128F4,
+  // Round six (kernels_pipe.cu, issue 23): tile64_f4's tile, padding, mapping and banks on a
+  // persistent grid walking the tiles grid-stride in row-major tile order, two shared tiles and
+  // one barrier per tile; each thread issues its next tile's 4 float4 loads right after its
+  // shared stores of the current one, so they are in flight through the barrier, the column
+  // reads and the global stores; 6 blocks per SM.
+  Tile64F4Pipe,
   // Hopper (sm_90), kernels_tma.cu: 32x32 boxes loaded and stored by the Tensor Memory
   // Accelerator (2D tensor maps, mbarrier, 128-byte swizzle), transposed in shared memory as 4x4
   // register blocks with 16-byte conflict-free accesses; rows, cols multiples of 4.
@@ -99,6 +105,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "128 x 64 tiles, 8 float4 loads in flight per thread, grouped raster"},
     {Variant::Tile128F4, "tile128_f4",
      "128 x 129 tile (64.5 KiB, 3 blocks per SM), 512 threads x 8 float4: 512-byte runs"},
+    {Variant::Tile64F4Pipe, "tile64_f4_pipe",
+     "tile64_f4 persistent: 2 shared tiles, next tile's loads in flight across the barrier"},
     {Variant::Tma, "tma",
      "Hopper TMA: 32x32 boxes in and out by the copy engine, swizzled tile, 4x4 blocks"},
     {Variant::TmaPipelined, "tma_pipelined",
@@ -120,6 +128,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
 // The Tile64F4Grouped and Tile64F4Deep variants (kernels_tile.cu); any rows, cols.
 void launch_tile64_grouped(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_deep(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+// The Tile64F4Pipe variant (kernels_pipe.cu); any rows, cols.
+void launch_tile64_pipe(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tile128F4 variant (kernels_tile128.cu); any rows, cols.
 void launch_tile128_f4(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tma variant (kernels_tma.cu); needs sm_90 and rows, cols multiples of 4.
