@@ -152,6 +152,14 @@ bench::Experiment make() {
       .test_point({{"rows", "129"}, {"cols", "257"}})
       .test_point({{"rows", "1"}, {"cols", "1000"}})  // one clipped tile row, no whole tile
       .test_point({{"rows", "300"}, {"cols", "4"}})   // vec, but only clipped tiles 4 cols wide
+      // tile_swap_pipe and tile64_f4_pipe (persistent grids of 4 and 6 blocks per SM: 528 and 792
+      // on an H200): 40 x 33 = 1320 64-tiles, more than the blocks, so blocks walk 1-3 tiles and
+      // switch between float4 tiles and the clipped last tile row (4 rows high) and col (4 cols
+      // wide) inside their loop; every smaller point has fewer tiles than blocks (one tile per
+      // block, the prologue and the last step only). 2050 x 2500: 33 x 40 tiles, not vec (whole
+      // tiles element by element, clipped 2 rows / 4 cols), also more tiles than blocks.
+      .test_point({{"rows", "2500"}, {"cols", "2052"}})
+      .test_point({{"rows", "2050"}, {"cols", "2500"}})
       .validate(validate)
       .bytes(useful)
       .footprint(useful)
@@ -180,12 +188,14 @@ bench::Experiment make() {
   }
   b.baseline(variant_name(kVariants, Variant::Copy));
   // copy is the ceiling, not a transpose: a reference line like a vendor's, so the headline's
-  // best is the best transpose and reads as a percentage of the copy. tile_swap and tile_swap128
-  // (not transposes either: the transpose's address stream without its in-SM work) are reference
-  // lines too; the headline's "vendor" is the fastest of the three (copy, unless a swap beats it).
+  // best is the best transpose and reads as a percentage of the copy. tile_swap, tile_swap128 and
+  // tile_swap_pipe (not transposes either: the transpose's address stream without its in-SM work)
+  // are reference lines too; the headline's "vendor" is the fastest of the four (copy, unless a
+  // swap beats it).
   b.vendor(variant_name(kVariants, Variant::Copy))
       .vendor(variant_name(kVariants, Variant::TileSwap))
-      .vendor(variant_name(kVariants, Variant::TileSwap128));
+      .vendor(variant_name(kVariants, Variant::TileSwap128))
+      .vendor(variant_name(kVariants, Variant::TileSwapPipe));
   b.plot({.id = "gbps",
           .kind = bench::PlotKind::Ladder,
           .title = "GB/s per transpose against a plain copy",
