@@ -64,6 +64,8 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"transpose", "tile128_f4"},
                            {"transpose", "tile_swap"},
                            {"transpose", "tile_swap128"},
+                           {"transpose", "tile_swap_pipe"},
+                           {"transpose", "tile64_f4_pipe"},
                            {"smem_reverse", "global_f4"}};
 
 bool planned(const Plan& plan, const std::string& variant) {

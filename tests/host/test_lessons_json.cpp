@@ -79,11 +79,13 @@ TEST(LessonDeclarations, EveryLessonDeclaresPlotsOverItsOwnAxesAndKnownFigures) 
 // Issue 23, round five: transpose's tile_swap and tile_swap128 (not transposes: its address stream
 // without the shared tile) are reference lines beside copy, so the headline's best stays the best
 // transpose even when a swap outruns it, and the vendor figure is the fastest reference line.
+// Round six adds tile_swap_pipe (tile_swap persistent and pipelined), a reference line as well.
 TEST(LessonDeclarations, TransposeReferenceLinesStayOutOfItsBest) {
   const Experiment* t = find_experiment("transpose");
   ASSERT_NE(t, nullptr);
-  EXPECT_EQ(t->vendor, (std::vector<std::string>{"copy", "tile_swap", "tile_swap128"}));
-  for (const char* v : {"tile_swap", "tile_swap128"}) {
+  EXPECT_EQ(t->vendor,
+            (std::vector<std::string>{"copy", "tile_swap", "tile_swap128", "tile_swap_pipe"}));
+  for (const char* v : {"tile_swap", "tile_swap128", "tile_swap_pipe"}) {
     ASSERT_NE(t->find_variant(v), nullptr) << v;
     EXPECT_TRUE(t->find_variant(v)->opt_in.empty()) << v;
   }
@@ -94,11 +96,12 @@ TEST(LessonDeclarations, TransposeReferenceLinesStayOutOfItsBest) {
                           {"status", "timed"},
                           {"gbps", gbps}};
   };
-  const nlohmann::json run = {{"schema_version", 1},
-                              {"context", nlohmann::json::object()},
-                              {"records",
-                               {rec("tile64_f4", 3871), rec("tma", 3600), rec("tile_swap", 4000),
-                                rec("tile_swap128", 4100), rec("copy", 4197)}}};
+  const nlohmann::json run = {
+      {"schema_version", 1},
+      {"context", nlohmann::json::object()},
+      {"records",
+       {rec("tile64_f4", 3871), rec("tma", 3600), rec("tile_swap", 4000), rec("tile_swap128", 4100),
+        rec("tile_swap_pipe", 4150), rec("tile64_f4_pipe", 3800), rec("copy", 4197)}}};
   const nlohmann::json h = report::lesson_headline(run, "transpose", t->baseline, t->vendor);
   EXPECT_EQ(h.at("best").at("variant"), "tile64_f4");
   EXPECT_EQ(h.at("vendor").at("variant"), "copy");

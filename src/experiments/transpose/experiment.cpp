@@ -61,6 +61,7 @@ bench::Check check(State& st, const Params&, const std::string& variant) {
   const auto rows = static_cast<std::size_t>(st.rows), cols = static_cast<std::size_t>(st.cols);
   switch (variant_of(kVariants, variant, "transpose")) {
     case Variant::TileSwap:  // reference lines: the block-transposed matrix
+    case Variant::TileSwapPipe:
       return check_tile_swap(got.data(), rows, cols, st.seed, kSwapTile);
     case Variant::TileSwap128:
       return check_tile_swap(got.data(), rows, cols, st.seed, kSwapTile128);
@@ -103,11 +104,13 @@ Model model_of(Variant v) {
     case Variant::Tile64F4Grouped:
     case Variant::Tile64F4Deep:
     case Variant::Tile128F4:
+    case Variant::Tile64F4Pipe:
     case Variant::Tma:
     case Variant::TmaPipelined:
     case Variant::TmaPipelinedMany:
     case Variant::TmaWs:
     case Variant::TileSwap:
+    case Variant::TileSwapPipe:
     case Variant::TileSwap128:
     case Variant::Copy:
       return coalesced;
@@ -149,6 +152,14 @@ bench::Experiment make() {
       .test_point({{"rows", "129"}, {"cols", "257"}})
       .test_point({{"rows", "1"}, {"cols", "1000"}})  // one clipped tile row, no whole tile
       .test_point({{"rows", "300"}, {"cols", "4"}})   // vec, but only clipped tiles 4 cols wide
+      // tile_swap_pipe and tile64_f4_pipe (persistent grids of 4 and 6 blocks per SM: 528 and 792
+      // on an H200): 40 x 33 = 1320 64-tiles, more than the blocks, so blocks walk 1-3 tiles and
+      // switch between float4 tiles and the clipped last tile row (4 rows high) and col (4 cols
+      // wide) inside their loop; every smaller point has fewer tiles than blocks (one tile per
+      // block, the prologue and the last step only). 2050 x 2500: 33 x 40 tiles, not vec (whole
+      // tiles element by element, clipped 2 rows / 4 cols), also more tiles than blocks.
+      .test_point({{"rows", "2500"}, {"cols", "2052"}})
+      .test_point({{"rows", "2050"}, {"cols", "2500"}})
       .validate(validate)
       .bytes(useful)
       .footprint(useful)
@@ -177,12 +188,14 @@ bench::Experiment make() {
   }
   b.baseline(variant_name(kVariants, Variant::Copy));
   // copy is the ceiling, not a transpose: a reference line like a vendor's, so the headline's
-  // best is the best transpose and reads as a percentage of the copy. tile_swap and tile_swap128
-  // (not transposes either: the transpose's address stream without its in-SM work) are reference
-  // lines too; the headline's "vendor" is the fastest of the three (copy, unless a swap beats it).
+  // best is the best transpose and reads as a percentage of the copy. tile_swap, tile_swap128 and
+  // tile_swap_pipe (not transposes either: the transpose's address stream without its in-SM work)
+  // are reference lines too; the headline's "vendor" is the fastest of the four (copy, unless a
+  // swap beats it).
   b.vendor(variant_name(kVariants, Variant::Copy))
       .vendor(variant_name(kVariants, Variant::TileSwap))
-      .vendor(variant_name(kVariants, Variant::TileSwap128));
+      .vendor(variant_name(kVariants, Variant::TileSwap128))
+      .vendor(variant_name(kVariants, Variant::TileSwapPipe));
   b.plot({.id = "gbps",
           .kind = bench::PlotKind::Ladder,
           .title = "GB/s per transpose against a plain copy",

@@ -87,18 +87,8 @@ __global__ void __launch_bounds__(256)
   const int j = lane % 8 + 8 * (warp % 2), q = lane / 8 + 4 * (warp / 2);
   if (full) {
     float4 v[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      v[k] = *reinterpret_cast<const float4*>(in + at(r0 + q + 16 * k, c0 + 4 * j, cols));
-    }
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      float* d = tile + (q + 16 * k) * kBigP + 4 * j;
-      d[0] = v[k].x;
-      d[1] = v[k].y;
-      d[2] = v[k].z;
-      d[3] = v[k].w;
-    }
+    load_rows_f4<4, 16>(v, in, r0, c0, q, j, cols);
+    rows_to_tile<4, 16, kBigP>(v, tile, q, j);
   } else {
     for (int e = t; e < kBigT * kBigT; e += 256) {
       const int r = e / kBigT, c = e % kBigT;
@@ -108,13 +98,7 @@ __global__ void __launch_bounds__(256)
   __syncthreads();
   if (full) {
     // Out row c0 + c (= in column), float4 j covers in rows r0 + 4j .. 4j + 3.
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      const int c = q + 16 * k;
-      const float* s = tile + 4 * j * kBigP + c;
-      const float4 v = make_float4(s[0], s[kBigP], s[2 * kBigP], s[3 * kBigP]);
-      *reinterpret_cast<float4*>(out + at(c0 + c, r0 + 4 * j, rows)) = v;
-    }
+    tile_columns_to_out<4, 16, kBigP>(tile, out, r0, c0, q, j, rows);
   } else {
     for (int e = t; e < kBigT * kBigT; e += 256) {
       const int c = e / kBigT, r = e % kBigT;
@@ -164,6 +148,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::Tile128F4:
       launch_tile128_f4(in, out, rows, cols, s);
       return;
+    case Variant::Tile64F4Pipe:
+      launch_tile64_pipe(in, out, rows, cols, s);
+      return;
     case Variant::Tma:
       launch_tma(in, out, rows, cols, s);
       return;
@@ -178,6 +165,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
       return;
     case Variant::TileSwap:
       launch_tile_swap(in, out, rows, cols, s);
+      return;
+    case Variant::TileSwapPipe:
+      launch_tile_swap_pipe(in, out, rows, cols, s);
       return;
     case Variant::TileSwap128:
       launch_tile_swap128(in, out, rows, cols, s);

@@ -48,6 +48,12 @@ enum class Variant {
   // 8 float4 stores: 512-byte runs per block and row each way (tile64_f4: 256 B); tile64_f4's
   // conflict-free warp mapping (4 rows x 8 float4), its 2D grid order; edges: the scalar path.
   Tile128F4,
+  // Round six (kernels_pipe.cu, issue 23): tile64_f4's tile, padding, mapping and banks on a
+  // persistent grid walking the tiles grid-stride in row-major tile order, two shared tiles and
+  // one barrier per tile; each thread issues its next tile's 4 float4 loads right after its
+  // shared stores of the current one, so they are in flight through the barrier, the column
+  // reads and the global stores; 6 blocks per SM.
+  Tile64F4Pipe,
   // Hopper (sm_90), kernels_tma.cu: 32x32 boxes loaded and stored by the Tensor Memory
   // Accelerator (2D tensor maps, mbarrier, 128-byte swizzle), transposed in shared memory as 4x4
   // register blocks with 16-byte conflict-free accesses; rows, cols multiples of 4.
@@ -76,6 +82,11 @@ enum class Variant {
   // Round five, NOT a transpose: tile_swap with 128 x 128 tiles (512-byte runs per block and row
   // each way), 1024 threads x 4 float4: whether longer per-block runs raise that ceiling.
   TileSwap128,
+  // Round six (kernels_swap.cu), NOT a transpose: tile_swap's per-tile address stream (same
+  // tiles, threads, mapping, float4 addresses) on a persistent grid walking the tiles grid-stride
+  // in row-major tile order, the next tile's 4 float4 loads issued before the current tile's 4
+  // stores (two register sets): whether tile_swap's gap is its load-wait-store structure.
+  TileSwapPipe,
   // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
   // ceiling a tiled transpose is measured against.
   Copy,
@@ -94,6 +105,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "128 x 64 tiles, 8 float4 loads in flight per thread, grouped raster"},
     {Variant::Tile128F4, "tile128_f4",
      "128 x 129 tile (64.5 KiB, 3 blocks per SM), 512 threads x 8 float4: 512-byte runs"},
+    {Variant::Tile64F4Pipe, "tile64_f4_pipe",
+     "tile64_f4 persistent: 2 shared tiles, next tile's loads in flight across the barrier"},
     {Variant::Tma, "tma",
      "Hopper TMA: 32x32 boxes in and out by the copy engine, swizzled tile, 4x4 blocks"},
     {Variant::TmaPipelined, "tma_pipelined",
@@ -106,6 +119,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "reference (not a transpose): tile64_f4's address stream, no shared memory, tiles swapped"},
     {Variant::TileSwap128, "tile_swap128",
      "reference (not a transpose): tile_swap with 128 x 128 tiles, 512-byte runs"},
+    {Variant::TileSwapPipe, "tile_swap_pipe",
+     "reference (not a transpose): tile_swap persistent, next tile's loads before the stores"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
@@ -113,6 +128,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
 // The Tile64F4Grouped and Tile64F4Deep variants (kernels_tile.cu); any rows, cols.
 void launch_tile64_grouped(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_deep(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+// The Tile64F4Pipe variant (kernels_pipe.cu); any rows, cols.
+void launch_tile64_pipe(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tile128F4 variant (kernels_tile128.cu); any rows, cols.
 void launch_tile128_f4(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tma variant (kernels_tma.cu); needs sm_90 and rows, cols multiples of 4.
@@ -130,6 +147,8 @@ void launch_tma_ws(const float* in, float* out, int rows, int cols, cudaStream_t
 inline constexpr int kSwapTile = 64, kSwapTile128 = 128;
 void launch_tile_swap(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile_swap128(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+// The TileSwapPipe reference line (kernels_swap.cu); any rows, cols; check_tile_swap with 64.
+void launch_tile_swap_pipe(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 

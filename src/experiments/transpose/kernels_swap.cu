@@ -40,6 +40,31 @@
 //   real 128-tile transpose, tile128_f4, could gain it); tile_swap128 ~ tile_swap -> run length
 //   per block is not the lever.
 //
+// `tile_swap_pipe` (round six): is tile_swap slow because of the address stream or because of its
+// own structure? ncu of tile_swap (86.9% of memcpy): long_scoreboard 117 cycles per instruction,
+// i.e. each thread's 4 stores wait for its 4 loads, and the block's one tile is then done (the
+// next block's loads start only when a slot frees up). tile_swap_pipe keeps the same global
+// address stream per tile (64 x 64 tiles, 256 threads, the same j, q, 4 steps of 16 rows: the
+// same 4 float4 loads and 4 float4 store addresses per thread and tile) on a persistent grid
+// (the occupancy API's blocks per SM x SMs, clamped to the tiles) walking the tiles grid-stride
+// in row-major tile order (tile i = blockIdx.x + m gridDim.x: row i / tiles_c, col i % tiles_c,
+// tile_swap's blockIdx order). Software pipeline in registers: the 4 float4 loads of the block's
+// next tile are issued before the 4 stores of its current tile (two register sets of 16 floats),
+// so a thread always has a tile's loads in flight and its stores never wait on loads issued just
+// before them.
+// Napkin math: 56 registers (no spills; the two sets plus pointers: the 40 of 6 blocks spill), so
+// 4 blocks of 256 threads per SM (__launch_bounds__(256, 4); occupancy 50%), 528 blocks on 132
+// SMs: at 16384^2 65,536 tiles = ~124 per block (tail < 1%). Loads in flight per SM: 1024 threads
+// x 64 B = 64 KiB at all times (Little's law wants ~25 KB; tile_swap has up to 128 KiB, but only
+// while its threads wait). The resident set covers ~528 consecutive tiles = ~2 tile rows of the
+// 256-tile-wide grid: each out row receives ~2 tiles x 256 B at a time (tile_swap ~4), the same
+// 256-B runs 64 KiB apart. The element paths (whole non-vec tiles, clipped tiles) are tile_swap's,
+// with their loops kept rolled (unrolled, they take 88 registers beside the next tile's set).
+//   Reading the result: tile_swap_pipe ~97-100% of memcpy -> the 256-B-run write order is not a
+//   DRAM ceiling; tile_swap was latency-bound by its load-wait-store structure, and a transpose
+//   pipelined the same way (tile64_f4_pipe) can gain. tile_swap_pipe ~87-91% -> the order is the
+//   ceiling: DRAM cannot take this stream faster, however it is issued.
+//
 // Edges: a whole tile (T x T inside the matrix) whose rows and cols are multiples of 4 takes the
 // float4 path; a whole tile otherwise (rows or cols not multiples of 4) is swapped element by
 // element (the same mapping, 4-byte accesses, still coalesced both ways); a clipped edge tile (h x
@@ -48,12 +73,50 @@
 // uses the same rule.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
 #include "transpose/tile_io.cuh"
 
 namespace memlab::lessons::transpose {
 namespace {
+
+// The tiles the float4 path does not take, thread t of Threads: a whole tile (rows or cols not
+// multiples of 4) swapped element by element, a clipped one transposed (see the header).
+// Rolled (tile_swap_pipe): the loops stay rolled, so they do not hold registers beside the next
+// tile's float4; otherwise the compiler's choice (tile_swap, tile_swap128).
+template <int T, int Threads, bool Rolled = false>
+__device__ __forceinline__ void swap_elements(const float* __restrict__ in, float* __restrict__ out,
+                                              int rows, int cols, int r0, int c0, int t) {
+  if (Rolled) {
+    if (r0 + T <= rows && c0 + T <= cols) {
+#pragma unroll 1
+      for (int e = t; e < T * T; e += Threads) {
+        const int a = e / T, b = e % T;
+        out[at(c0 + a, r0 + b, rows)] = in[at(r0 + a, c0 + b, cols)];
+      }
+    } else {
+#pragma unroll 1
+      for (int e = t; e < T * T; e += Threads) {
+        const int r = e / T, c = e % T;
+        if (r0 + r < rows && c0 + c < cols)
+          out[at(c0 + c, r0 + r, rows)] = in[at(r0 + r, c0 + c, cols)];
+      }
+    }
+  } else if (r0 + T <= rows && c0 + T <= cols) {
+    for (int e = t; e < T * T; e += Threads) {
+      const int a = e / T, b = e % T;
+      out[at(c0 + a, r0 + b, rows)] = in[at(r0 + a, c0 + b, cols)];
+    }
+  } else {
+    for (int e = t; e < T * T; e += Threads) {
+      const int r = e / T, c = e % T;
+      if (r0 + r < rows && c0 + c < cols)
+        out[at(c0 + c, r0 + r, rows)] = in[at(r0 + r, c0 + c, cols)];
+    }
+  }
+}
 
 // One T x T tile per block, Threads threads; see the header for the mapping. The bounds ask for
 // 2048 threads per SM (<= 32 registers): left alone, ptxas takes 37 for T = 64, i.e. 6 blocks
@@ -74,25 +137,50 @@ __global__ void __launch_bounds__(Threads, 2048 / Threads)
     const int lane = t % 32, warp = t / 32;
     const int j = lane % 8 + 8 * (warp % kWarpsPerRow), q = lane / 8 + 4 * (warp / kWarpsPerRow);
     float4 v[kSteps];
-#pragma unroll
-    for (int k = 0; k < kSteps; ++k) {
-      v[k] = *reinterpret_cast<const float4*>(in + at(r0 + q + kRowsPerStep * k, c0 + 4 * j, cols));
-    }
+    load_rows_f4<kSteps, kRowsPerStep>(v, in, r0, c0, q, j, cols);
     // Out row c0 + a holds in row r0 + a of the tile, at out cols r0 .. r0 + T.
-#pragma unroll
-    for (int k = 0; k < kSteps; ++k) {
-      *reinterpret_cast<float4*>(out + at(c0 + q + kRowsPerStep * k, r0 + 4 * j, rows)) = v[k];
-    }
-  } else if (whole) {
-    for (int e = t; e < T * T; e += Threads) {
-      const int a = e / T, b = e % T;
-      out[at(c0 + a, r0 + b, rows)] = in[at(r0 + a, c0 + b, cols)];
-    }
+    store_rows_f4<kSteps, kRowsPerStep>(v, out, c0, r0, q, j, rows);
   } else {
-    for (int e = t; e < T * T; e += Threads) {
-      const int r = e / T, c = e % T;
-      if (r0 + r < rows && c0 + c < cols)
-        out[at(c0 + c, r0 + r, rows)] = in[at(r0 + r, c0 + c, cols)];
+    swap_elements<T, Threads>(in, out, rows, cols, r0, c0, t);
+  }
+}
+
+// tile_swap_pipe (see the header): tile_swap's 64-tile, 256 threads and mapping on a persistent
+// grid, tile i = blockIdx.x + m gridDim.x in row-major tile order; `a` holds the current tile's 4
+// float4, `b` the next tile's, loaded before `a` is stored. Every branch is uniform per block.
+constexpr int kPipeTile = kSwapTile, kPipeThreads = 256, kPipeSteps = 4, kPipeStep = 16;
+constexpr int kPipeMinBlocks = 4;  // 4 x 256 threads per SM: <= 64 registers (56 used)
+
+__global__ void __launch_bounds__(kPipeThreads, kPipeMinBlocks)
+    tile_swap_pipe(const float* __restrict__ in, float* __restrict__ out, int rows, int cols,
+                   int tiles_c, int tiles, bool vec) {
+  const int t = static_cast<int>(threadIdx.x), lane = t % 32, warp = t / 32;
+  const int j = lane % 8 + 8 * (warp % 2), q = lane / 8 + 4 * (warp / 2);
+  const int stride = static_cast<int>(gridDim.x);
+  int i = static_cast<int>(blockIdx.x);
+  if (i >= tiles) return;  // the launch clamps the grid to the tiles; kept for any grid
+  TileAt cur = tile_at<kPipeTile>(i, tiles_c, rows, cols, vec);
+  float4 a[kPipeSteps];
+  if (cur.fast) load_rows_f4<kPipeSteps, kPipeStep>(a, in, cur.r0, cur.c0, q, j, cols);
+  for (;;) {
+    const int n = i + stride;  // < 2 tiles: tiles < 2^20 for rows * cols <= 2^31
+    const bool more = n < tiles;
+    const TileAt next =
+        more ? tile_at<kPipeTile>(n, tiles_c, rows, cols, vec) : TileAt{0, 0, false};
+    float4 b[kPipeSteps];
+    if (next.fast) load_rows_f4<kPipeSteps, kPipeStep>(b, in, next.r0, next.c0, q, j, cols);
+    if (cur.fast) {
+      // Out row c0 + x holds in row r0 + x of the tile, at out cols r0 .. r0 + 64.
+      store_rows_f4<kPipeSteps, kPipeStep>(a, out, cur.c0, cur.r0, q, j, rows);
+    } else {
+      swap_elements<kPipeTile, kPipeThreads, true>(in, out, rows, cols, cur.r0, cur.c0, t);
+    }
+    if (!more) break;
+    i = n;
+    cur = next;
+    if (cur.fast) {
+#pragma unroll
+      for (int k = 0; k < kPipeSteps; ++k) a[k] = b[k];
     }
   }
 }
@@ -110,6 +198,16 @@ void launch_swap(const float* in, float* out, int rows, int cols, cudaStream_t s
 void launch_tile_swap(const float* in, float* out, int rows, int cols, cudaStream_t s) {
   launch_swap<kSwapTile, 256>(in, out, rows, cols, s);
   MEMLAB_CHECK_LAUNCH(tile_swap);
+}
+
+void launch_tile_swap_pipe(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  static const unsigned resident = resident_blocks(tile_swap_pipe, kPipeThreads);
+  const unsigned tiles_c = blocks_for(static_cast<std::size_t>(cols), kPipeTile);
+  const unsigned tiles = tiles_c * blocks_for(static_cast<std::size_t>(rows), kPipeTile);
+  const bool vec = rows % 4 == 0 && cols % 4 == 0;
+  tile_swap_pipe<<<std::min(resident, tiles), kPipeThreads, 0, s>>>(
+      in, out, rows, cols, static_cast<int>(tiles_c), static_cast<int>(tiles), vec);
+  MEMLAB_CHECK_LAUNCH(tile_swap_pipe);
 }
 
 void launch_tile_swap128(const float* in, float* out, int rows, int cols, cudaStream_t s) {

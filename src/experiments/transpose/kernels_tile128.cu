@@ -61,18 +61,8 @@ __global__ void __launch_bounds__(kThreads, 3)
   const int j = lane % 8 + 8 * (warp % kWarpsPerRow), q = lane / 8 + 4 * (warp / kWarpsPerRow);
   if (full) {
     float4 v[kSteps];
-#pragma unroll
-    for (int k = 0; k < kSteps; ++k) {
-      v[k] = *reinterpret_cast<const float4*>(in + at(r0 + q + kRowsPerStep * k, c0 + 4 * j, cols));
-    }
-#pragma unroll
-    for (int k = 0; k < kSteps; ++k) {
-      float* d = tile + (q + kRowsPerStep * k) * kP + 4 * j;
-      d[0] = v[k].x;
-      d[1] = v[k].y;
-      d[2] = v[k].z;
-      d[3] = v[k].w;
-    }
+    load_rows_f4<kSteps, kRowsPerStep>(v, in, r0, c0, q, j, cols);
+    rows_to_tile<kSteps, kRowsPerStep, kP>(v, tile, q, j);
   } else {
     for (int e = t; e < kT * kT; e += kThreads) {
       const int r = e / kT, c = e % kT;
@@ -82,13 +72,7 @@ __global__ void __launch_bounds__(kThreads, 3)
   __syncthreads();
   if (full) {
     // Out row c0 + c (= in column c0 + c), float4 j covers in rows r0 + 4j .. 4j + 3.
-#pragma unroll
-    for (int k = 0; k < kSteps; ++k) {
-      const int c = q + kRowsPerStep * k;
-      const float* s = tile + 4 * j * kP + c;
-      const float4 v = make_float4(s[0], s[kP], s[2 * kP], s[3 * kP]);
-      *reinterpret_cast<float4*>(out + at(c0 + c, r0 + 4 * j, rows)) = v;
-    }
+    tile_columns_to_out<kSteps, kRowsPerStep, kP>(tile, out, r0, c0, q, j, rows);
   } else {
     for (int e = t; e < kT * kT; e += kThreads) {
       const int c = e / kT, r = e % kT;
