@@ -192,11 +192,14 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
     }
     case Variant::RegisterStrip:
     case Variant::RegisterStripLd:
-    case Variant::RegisterStripWide: {
-      const int h = (r + 3) / 4, rows = kStripRowsPerThread;
-      // Loaded floats per thread and input row: register_strip's own float4 plus its share of the
-      // two edge lanes' float2s (4 floats per warp); the window of 4 + 8h floats otherwise (and on
-      // the 4-byte fallback of all three).
+    case Variant::RegisterStripWide:
+    case Variant::RegisterDeepShfl: {
+      const int h = (r + 3) / 4;
+      // register_deep_shfl: register_deep's R (8 at K <= 5); the strips 16.
+      const int rows = v == Variant::RegisterDeepShfl ? register_rows(k) : kStripRowsPerThread;
+      // Loaded floats per thread and input row: the shuffle kernels' own float4 plus its share of
+      // the two edge lanes' float2s (4 floats per warp); the window of 4 + 8h floats otherwise
+      // (and on the 4-byte fallback of all four).
       const bool shfl = v != Variant::RegisterStripLd && p.n("width") % 4 == 0;
       input_tile = shfl ? 4.0 + (r > 0 ? 4.0 / 32.0 : 0.0) : 4.0 + 8.0 * h;
       reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
@@ -251,6 +254,7 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
     case Variant::RegisterDeep:
     case Variant::RegisterDeep3:
     case Variant::RegisterDeep12:
+    case Variant::RegisterDeepShfl:
     case Variant::RegisterStrip:
     case Variant::RegisterStripLd:
     case Variant::RegisterStripWide:
@@ -304,6 +308,11 @@ bench::Experiment make() {
       // 12 and 6 rows into a warp's 16-row strip.
       .test_point({{"height", "300"}, {"width", "384"}, {"mask", "5"}, {"separable", "no"}})
       .test_point({{"height", "150"}, {"width", "136"}, {"mask", "3"}, {"separable", "no"}})
+      // register_deep_shfl's 128 x 64 block tile: 31 live lanes in the last warp (lane 30 the
+      // last column group, lane 31 inside the warp holding zeros and loading no edge float2),
+      // heights that end 5 and 6 rows into a warp's 8-row strip of the last block row.
+      .test_point({{"height", "77"}, {"width", "252"}, {"mask", "5"}, {"separable", "no"}})
+      .test_point({{"height", "70"}, {"width", "1020"}, {"mask", "3"}, {"separable", "no"}})
       .test_point({{"height", "300"}, {"width", "4"}, {"mask", "9"}, {"separable", "no"}})
       .test_point({{"height", "130"}, {"width", "200"}, {"mask", "9"}, {"separable", "no"}})
       .test_point({{"height", "70"}, {"width", "132"}, {"mask", "13"}, {"separable", "no"}})

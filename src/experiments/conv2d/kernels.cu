@@ -562,6 +562,11 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
       return launch_deep_as<rows_for(5), kDeep3Blocks>(img, "register_deep3", stream);
     case Variant::RegisterDeep12:
       return launch_deep_as<kDeep12Rows, 0>(img, "register_deep12", stream);
+    case Variant::RegisterDeepShfl:
+      // The 16-byte path shuffles the halo (kernels_strip.cu); width % 4 != 0 runs register_deep's
+      // own kernel (launch_stream<K, 8, 0, 2>, the same instantiation as launch_deep).
+      if (img.width % 4 == 0) return launch_deep_shfl(img, stream);
+      return launch_deep_as<rows_for(5), 0>(img, "register_deep_shfl", stream);
     case Variant::RegisterStrip:
       return launch_strip(img, true, false, stream);
     case Variant::RegisterStripLd:

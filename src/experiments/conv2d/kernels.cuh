@@ -70,6 +70,11 @@ enum class Variant {
   // register_deep12 (session 6, K <= 5): register_deep with R = 12 output rows per thread (128 x
   // 96 block tile): 16 input rows per 12 output rows (1.33x L2 -> SM, not 1.5x), same ring and cap.
   RegisterDeep12,
+  // register_deep_shfl (session 6, round 2, K <= 5): register_deep's shape exactly (R = 8, 2 rows
+  // ahead in a 3-row ring, 32 x 8 blocks, 4 blocks per SM) with the horizontal halo by
+  // register_strip's warp shuffles: per row one LDG.128 per thread and one LDG.64 for the warp's
+  // edge lanes instead of 3 window loads (16-byte path; width % 4 != 0: register_deep's kernel).
+  RegisterDeepShfl,
   // register_strip (issue 23, kernels_strip.cu, K <= 5): register_deep's streamed kernel with
   // 16-row strips (20 input rows per 16 output rows: 1.25x L2 -> SM, not 1.5x), the windows loaded
   // 3 rows ahead into a 4-row ring, and the horizontal halo by warp shuffles: one LDG.128 per row
@@ -120,6 +125,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "register_deep at 3 blocks per SM: an 85-register cap for the 3-row ring (K <= 5)"},
     {Variant::RegisterDeep12, "register_deep12",
      "register_deep with 12 output rows per thread: 1.33x L2 -> SM row traffic (K <= 5)"},
+    {Variant::RegisterDeepShfl, "register_deep_shfl",
+     "register_deep with the halo by warp shuffles: one float4 load per row and thread (K <= 5)"},
     {Variant::RegisterStrip, "register_strip",
      "16-row strips, loads 3 rows ahead in a 4-row ring, halo by warp shuffles (K <= 5)"},
     {Variant::RegisterStripLd, "register_strip_ld",

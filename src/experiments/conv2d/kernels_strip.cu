@@ -203,7 +203,71 @@ void launch_strip_k(const Image& img, cudaStream_t s) {
   }
 }
 
+// ---- register_deep_shfl (session 6, round 2, K <= 5, 16-byte path only) ----
+// register_deep's shape exactly: R = 8 output rows per thread, 32 x 8-thread blocks (128 x 64
+// outputs), the windows loaded 2 rows ahead into a 3-row ring, early streaming stores, K rows of
+// accumulators live, __launch_bounds__(256, 4); the horizontal halo by register_strip's warp
+// shuffles (strip_kernel<K, 8, 2, true, ...>: the same kernel template as register_strip, at
+// register_deep's R and depth) instead of register_deep's two halo loads per row.
+// Napkin math (H200, 16384^2 fp32, K = 5; register_deep 544.8 us = 92.4% of memcpy, DRAM 81.4%;
+// 95% = 535 us):
+// - Load instructions per thread and input row: register_deep 3 (LDG.128 own + 2 halo, LDG.128 or
+//   .64 after ptxas narrows them), here 1 LDG.128 + 1 LDG.64 that only lanes 0 and 31 run (the 2
+//   floats left / right of the warp's 128 columns). Per output row (12 / 8 input rows): 4.5 warp
+//   load instructions -> 3.
+// - L1 sectors per warp and input row: 16 + 17 + 17 = 50 -> 16 + 2 = 18; per output row 75 -> 27.
+//   L2 -> SM bytes per warp and output row: 1.5 x 512 = 768 new bytes either way (the vertical
+//   re-reads of R = 8 stay: 12 input rows per 8 output rows), plus register_deep's halo sectors
+//   where they miss L1 (up to 1.5 x 34 x 32 = 1632 B more) against 1.5 x 64 = 96 B here (the two
+//   edge sectors).
+// - Shuffles per thread and input row: 2r = 4 SHFL + 4 SEL at K = 5 (2 + 2 at K = 3, none at
+//   K = 1): 48 SHFL per thread per strip against 800 FFMA (8 x 4 x 25); the FMA pipe was 41.5%
+//   busy in register_deep. The edge taps of a row now wait on the load plus a shuffle (~+30
+//   cycles on the chain), covered by the 2 rows ahead.
+// - Registers: ring 3 x 6 floats = 18 (register_deep 3 x 12, or 3 x 8 narrowed) + the 8-float
+//   window + 20 accumulators + addresses: under the 64-register cap of 4 blocks per SM (ptxas -v:
+//   see kDeepShflBlocks). Bytes in flight as register_deep: 2 rows x 512 B per warp, 32 warps =
+//   32 KB per SM at most.
+// - Limiter attacked: the L1 / LSU side of the row windows (the halo sectors), at register_deep's
+//   occupancy and depth, which register_strip (R = 16, 3 ahead) did not isolate: register_strip
+//   lost 4 points to register_strip_ld at a taller strip (and an earlier one-row-ahead shuffle
+//   try measured 579 against 574 us), so this is the clean A/B of the shuffles against
+//   register_deep. Predicted 90-94% of memcpy (537-560 us); at or under 92.4% says the halo
+//   loads were not the limit.
+// width % 4 != 0: register_deep's own kernel (kernels.cu dispatches; launch_deep_shfl refuses it).
+constexpr int kDeepShflRows = 8;    // register_deep's R at K <= 5
+constexpr int kDeepShflAhead = 2;   // register_deep's depth: a 3-row ring
+constexpr int kDeepShflBlocks = 4;  // ptxas -v (sm_90): 64 / 62 / 46 registers, 0 spills (K 5/3/1)
+
+template <int K>
+void launch_k_deep_shfl(const Image& img, cudaStream_t s) {
+  const dim3 block(32, 8);
+  const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), 4 * 32),
+                  blocks_for(static_cast<std::size_t>(img.height), 8 * kDeepShflRows));
+  strip_kernel<K, kDeepShflRows, kDeepShflAhead, true, true, kDeepShflBlocks, 32>
+      <<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
+  MEMLAB_CHECK_LAUNCH(strip_kernel);
+}
+
 }  // namespace
+
+void launch_deep_shfl(const Image& img, cudaStream_t stream) {
+  if (img.width % 4 != 0) {
+    throw std::invalid_argument(
+        "conv2d register_deep_shfl: the shuffle kernel needs width % 4 == 0");
+  }
+  switch (img.k) {
+    case 1:
+      return launch_k_deep_shfl<1>(img, stream);
+    case 3:
+      return launch_k_deep_shfl<3>(img, stream);
+    case 5:
+      return launch_k_deep_shfl<5>(img, stream);
+    default:
+      throw std::invalid_argument("conv2d register_deep_shfl: mask width " + std::to_string(img.k) +
+                                  " (needs 1..5)");
+  }
+}
 
 void upload_mask_strip(const float* mask, int k) {
   const auto kk = static_cast<std::size_t>(k);
