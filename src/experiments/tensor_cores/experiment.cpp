@@ -294,10 +294,11 @@ bench::Experiment make() {
       // wgmma_cluster_persistent: 17 block rows (odd: the last pair's rank 1 is past m) x 8 block
       // columns = 9 x 8 = 72 pairs > the H200's 66 clusters, so 6 clusters walk a second pair, and
       // those are pairs of the last pair row (ids 64..71 in the raster: the second group), with
-      // the missing partner; 5 k tiles, so the ring wraps inside a tile and across pairs. The 2181
-      // x 2052 point above gives 9 x 9 = 81 pairs (15 clusters walk two) with even block rows.
-      // The last block column is 108 wide (n % 4 == 0: wgmma_tma_store runs too).
-      .test_point({{"dtype", "bf16"}, {"m", "2100"}, {"n", "1900"}, {"k", "300"}});
+      // the missing partner; 3 k tiles (the last 8 deep), so a second pair starts on stage 3 and
+      // reuses stages 0 and 1 after their `empty` (the ring wraps across pairs, not at a pair's
+      // start). The 2181 x 2052 point above gives 9 x 9 = 81 pairs (15 clusters walk two) with
+      // even block rows. The last block column is 108 wide (n % 4 == 0: wgmma_tma_store too).
+      .test_point({{"dtype", "bf16"}, {"m", "2100"}, {"n", "1900"}, {"k", "136"}});
   // wgmma at tf32 (256 x 128 x 32 tiles, 4 stages, 8 block rows per raster group): whole tiles,
   // edges in every dimension with an odd number of k tiles above the stages (5: the two register
   // sets alternate, the last tile uses the first), and more block rows than one raster group
