@@ -44,6 +44,7 @@ const Named kHopper[] = {
     {"tensor_cores", "wgmma_persistent", 9},
     {"tensor_cores", "wgmma_cluster", 9},
     {"tensor_cores", "wgmma_tma_store", 9},
+    {"tensor_cores", "wgmma_cluster_persistent", 9},
     {"conv2d", "tma", 9},
     {"conv2d", "cluster", 9},
     // Issue 23: the pipelined (persistent, ring-buffered) steps of the memory-bound ladder.
@@ -175,17 +176,25 @@ TEST(HopperWgmma, IntegerInputsAreExactAtOddSizes) {
   // boundaries. The 2-CTA cluster kernel sees odd block-row counts (1, 3: the second CTA of the
   // last cluster computes nothing) and even ones. wgmma_tma_store runs where n % 4 == 0 only (C's
   // tensor map), as the lesson plans it: 128 x 256, 300 x 520, 2200 x 40, 127 x 252, 129 x 260.
+  // The persistent cluster kernel runs with all the clusters that fit and with 2 clusters: pairs
+  // per cluster 1 (1, 1, 2, 6, 1, 9, 1, 2 pairs: odd block-row counts 1, 1, 3, 1, 1 with the
+  // missing partner) and up to 5 (2200 x 40: 9 pairs of 18 block rows; 300 x 520: 6 pairs with
+  // 13 k tiles each, 3 per cluster, the ring wrapping inside and across pairs).
   struct Launcher {
     const char* name;
-    int max_ctas;    // -1: the non-persistent kernel, -2: the cluster kernel
-    bool tma_store;  // wgmma_tma_store (persistent, max_ctas as above)
+    int max_ctas;             // -1: the non-persistent kernel, -2: the cluster kernel; else the cap
+                              // (0: none) on CTAs, or on clusters for the persistent cluster kernel
+    bool tma_store;           // wgmma_tma_store (persistent, max_ctas as above)
+    bool cluster_persistent;  // wgmma_cluster_persistent (max_ctas: clusters)
   };
-  const Launcher launchers[] = {{"wgmma", -1, false},
-                                {"wgmma_persistent", 0, false},
-                                {"wgmma_persistent/3", 3, false},
-                                {"wgmma_cluster", -2, false},
-                                {"wgmma_tma_store", 0, true},
-                                {"wgmma_tma_store/3", 3, true}};
+  const Launcher launchers[] = {{"wgmma", -1, false, false},
+                                {"wgmma_persistent", 0, false, false},
+                                {"wgmma_persistent/3", 3, false, false},
+                                {"wgmma_cluster", -2, false, false},
+                                {"wgmma_tma_store", 0, true, false},
+                                {"wgmma_tma_store/3", 3, true, false},
+                                {"wgmma_cluster_persistent", 0, false, true},
+                                {"wgmma_cluster_persistent/2", 2, false, true}};
   Stream stream;
   for (const Launcher& l : launchers) {
     for (const Size& s : sizes) {
@@ -208,7 +217,10 @@ TEST(HopperWgmma, IntegerInputsAreExactAtOddSizes) {
       da.copy_from_host(ha.data(), ha.size());
       db.copy_from_host(hb.data(), hb.size());
       dc.fill_bytes(0xFF, stream.get());  // NaN: an element never written fails
-      if (l.tma_store) {
+      if (l.cluster_persistent) {
+        lessons::tensor_cores::launch_wgmma_cluster_persistent_bf16(da.get(), db.get(), dc.get(), g,
+                                                                    stream.get(), l.max_ctas);
+      } else if (l.tma_store) {
         lessons::tensor_cores::launch_wgmma_tma_store_bf16(da.get(), db.get(), dc.get(), g,
                                                            stream.get(), l.max_ctas);
       } else if (l.max_ctas == -1) {

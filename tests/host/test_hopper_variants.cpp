@@ -50,6 +50,7 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"tensor_cores", "wgmma"},
                            {"tensor_cores", "wgmma_cluster"},
                            {"tensor_cores", "wgmma_tma_store"},
+                           {"tensor_cores", "wgmma_cluster_persistent"},
                            {"matmul", "thread_tile_256x128"},
                            {"histogram", "per_lane_lean"},
                            {"histogram", "per_lane_deep"},
@@ -124,8 +125,8 @@ TEST(HopperVariants, SkipWithTheirReasonWhereTheyCannotRun) {
   EXPECT_FALSE(tma->applies_to(Params(Kv{{"rows", "33"}, {"cols", "65"}})));
   EXPECT_TRUE(tma->applies_to(Params(Kv{{"rows", "36"}, {"cols", "100"}})));
   EXPECT_NE(tma->only.find("multiples of 4"), std::string::npos) << tma->only;
-  // tensor_cores: `wgmma` runs at both dtypes (BF16 and TF32 kernels), `wgmma_persistent` and
-  // `wgmma_cluster` at bf16 only.
+  // tensor_cores: `wgmma` runs at both dtypes (BF16 and TF32 kernels), `wgmma_persistent`,
+  // `wgmma_cluster` and `wgmma_cluster_persistent` at bf16 only.
   const Variant* wgmma = find_experiment("tensor_cores")->find_variant("wgmma");
   ASSERT_NE(wgmma, nullptr);
   for (const char* dtype : {"bf16", "tf32"}) {
@@ -142,6 +143,14 @@ TEST(HopperVariants, SkipWithTheirReasonWhereTheyCannotRun) {
   EXPECT_FALSE(
       wgmma_cl->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
   EXPECT_NE(wgmma_cl->only.find("bf16"), std::string::npos) << wgmma_cl->only;
+  const Variant* cl_pers =
+      find_experiment("tensor_cores")->find_variant("wgmma_cluster_persistent");
+  ASSERT_NE(cl_pers, nullptr);
+  EXPECT_TRUE(
+      cl_pers->applies_to(Params(Kv{{"dtype", "bf16"}, {"m", "9"}, {"n", "33"}, {"k", "7"}})));
+  EXPECT_FALSE(
+      cl_pers->applies_to(Params(Kv{{"dtype", "tf32"}, {"m", "8"}, {"n", "8"}, {"k", "8"}})));
+  EXPECT_NE(cl_pers->only.find("bf16"), std::string::npos) << cl_pers->only;
   // wgmma_tma_store: bf16 only, and only where C's rows are 16-byte multiples (its tensor map).
   const Variant* tma_store = find_experiment("tensor_cores")->find_variant("wgmma_tma_store");
   ASSERT_NE(tma_store, nullptr);

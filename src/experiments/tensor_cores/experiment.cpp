@@ -42,6 +42,7 @@ enum class Variant {
   kWgmmaPersistent,
   kWgmmaTmaStore,  // wgmma_persistent with the epilogue through shared memory and TMA store
   kWgmmaCluster,   // wgmma in 2-CTA clusters along M, B multicast by TMA (BF16 only)
+  kWgmmaClusterPersistent,  // wgmma_cluster made persistent (BF16 only)
   kCublas
 };
 struct VariantInfo {
@@ -62,6 +63,9 @@ constexpr VariantInfo kVariants[] = {
      "written by TMA store while the next tile's MMAs run"},
     {Variant::kWgmmaCluster, "wgmma_cluster",
      "wgmma in 2-CTA clusters along M: each CTA loads its A and half of B, TMA-multicast to both"},
+    {Variant::kWgmmaClusterPersistent, "wgmma_cluster_persistent",
+     "wgmma_cluster made persistent: 2-CTA clusters walk the tile pairs, B multicast in each pair, "
+     "the TMA ring runs on across pairs"},
     {Variant::kCublas, "cublas", "cublasGemmEx, same types, FP32 compute: the vendor line"},
 };
 
@@ -181,6 +185,9 @@ void run(State& st, Variant v, cudaStream_t s) {
     case Variant::kWgmmaCluster:  // BF16 only (the only_if)
       launch_wgmma_cluster_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
       return;
+    case Variant::kWgmmaClusterPersistent:  // BF16 only (the only_if)
+      launch_wgmma_cluster_persistent_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
+      return;
     case Variant::kCublas:
       if (!st.cublas) throw bench::SkipPoint(kCublasMissing);
       if (st.dtype == DType::kBf16) {
@@ -283,7 +290,15 @@ bench::Experiment make() {
       // More tiles than an H200 has SMs (18 x 9 = 162 > 132): the persistent kernels' CTAs walk
       // two tiles (ring and wgmma_tma_store's staging buffers carry across tiles); the last block
       // column is 4 wide (the TMA store's narrowest box: 16 bytes), the last block row 5 high.
-      .test_point({{"dtype", "bf16"}, {"m", "2181"}, {"n", "2052"}, {"k", "72"}});
+      .test_point({{"dtype", "bf16"}, {"m", "2181"}, {"n", "2052"}, {"k", "72"}})
+      // wgmma_cluster_persistent: 17 block rows (odd: the last pair's rank 1 is past m) x 8 block
+      // columns = 9 x 8 = 72 pairs > the H200's 66 clusters, so 6 clusters walk a second pair, and
+      // those are pairs of the last pair row (ids 64..71 in the raster: the second group), with
+      // the missing partner; 3 k tiles (the last 8 deep), so a second pair starts on stage 3 and
+      // reuses stages 0 and 1 after their `empty` (the ring wraps across pairs, not at a pair's
+      // start). The 2181 x 2052 point above gives 9 x 9 = 81 pairs (15 clusters walk two) with
+      // even block rows. The last block column is 108 wide (n % 4 == 0: wgmma_tma_store too).
+      .test_point({{"dtype", "bf16"}, {"m", "2100"}, {"n", "1900"}, {"k", "136"}});
   // wgmma at tf32 (256 x 128 x 32 tiles, 4 stages, 8 block rows per raster group): whole tiles,
   // edges in every dimension with an odd number of k tiles above the stages (5: the two register
   // sets alternate, the last tile uses the first), and more block rows than one raster group
@@ -317,13 +332,16 @@ bench::Experiment make() {
     if (v == Variant::kWgmmaCluster) {
       b.variant_axis("dtype", {"bf16"}, "wgmma_cluster: dtype bf16 only");
     }
+    if (v == Variant::kWgmmaClusterPersistent) {
+      b.variant_axis("dtype", {"bf16"}, "wgmma_cluster_persistent: dtype bf16 only");
+    }
     if (v == Variant::kWgmmaTmaStore) {
       b.variant_axis("dtype", {"bf16"}, "wgmma_tma_store: dtype bf16 only")
           .only_if([](const Params& p) { return p.n("n") % 4 == 0; },
                    "TMA store: needs n a multiple of 4 (16-byte row pitch of C)");
     }
     if (v == Variant::kWgmma || v == Variant::kWgmmaPersistent || v == Variant::kWgmmaCluster ||
-        v == Variant::kWgmmaTmaStore) {
+        v == Variant::kWgmmaTmaStore || v == Variant::kWgmmaClusterPersistent) {
       // sm_90a machine code runs on compute capability 9.0 only (not on later GPUs).
       b.needs_device(
           [](const Params&) {

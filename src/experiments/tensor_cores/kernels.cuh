@@ -62,6 +62,12 @@ void launch_wgmma_tma_store_bf16(const std::uint16_t* a, const std::uint16_t* b,
 // CTAs' shared memory: 32 KiB from L2 per CTA and k tile instead of 48. BF16 only.
 void launch_wgmma_cluster_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c,
                                const Gemm& g, cudaStream_t stream);
+// Hopper (wgmma_cluster_persistent_sm90a.cu): `wgmma_cluster` made persistent: as many 2-CTA
+// clusters as fit at once (min(pairs, SMs / 2, max_clusters if > 0)) walk the pairs of vertically
+// adjacent tiles in the grouped raster, B multicast within each pair, the ring continuing across
+// pairs. max_clusters (tests) forces several pairs per cluster. BF16 only.
+void launch_wgmma_cluster_persistent_bf16(const std::uint16_t* a, const std::uint16_t* b, float* c,
+                                          const Gemm& g, cudaStream_t stream, int max_clusters = 0);
 // A, B: FP32 arrays holding TF32 values, C: FP32.
 void launch_mma_tf32(const float* a, const float* b, float* c, const Gemm& g, cudaStream_t stream);
 // Hopper (wgmma_tf32_sm90a.cu): `wgmma` at dtype tf32: C^T = B^T A^T with wgmma.m64n256k8 (.tf32

@@ -25,8 +25,9 @@
 // A is read N / 256 times, B M / 256 times.
 // From wgmma_common.cuh: the CTA's prologue (wgk::cta_setup with 2 CTAs a cluster: `empty` counts
 // both CTAs' consumer warps, the cluster barrier replaces __syncthreads), the roles' starts, the
-// tile constants, one k tile's MMAs and the epilogue (wgk::bf16); the stage issue and the k loop
-// are this file's (multicast, release to both CTAs).
+// tile and cluster constants, one k tile's MMAs, the epilogue (wgk::bf16), the multicast copy and
+// the arrival on the peer's barrier (wgk); the stage issue and the k loop are this file's
+// (multicast, release to both CTAs).
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -42,44 +43,6 @@ namespace {
 
 using namespace wgk::bf16;  // the tile, one k tile's MMAs, the epilogue (wgmma_common.cuh)
 namespace hp = memlab::lessons::hopper;
-
-constexpr int kCluster = 2;                          // CTAs per cluster, along M
-constexpr std::uint16_t kMask = 0b11;                // multicast to both CTAs
-constexpr int kBBoxesPerRank = kBN / 64 / kCluster;  // 2 of B's four 64 x 64 boxes
-
-// The tensor copy of tma_load_2d, delivered to every CTA of `mask` at the same shared offset and
-// completing bytes on the mbarrier at the same offset in each.
-__device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorMap* map, int x,
-                                                      int y, std::uint64_t* bar,
-                                                      std::uint16_t mask) {
-#if MEMLAB_WGMMA
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-      ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(hp::smem_u32(dst)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(hp::smem_u32(bar)), "h"(mask)
-      : "memory");
-#else
-  (void)dst;
-  (void)map;
-  (void)x;
-  (void)y;
-  (void)bar;
-  (void)mask;
-#endif
-}
-
-// One arrival on the barrier at shared::cluster address `addr` (cluster_map: possibly another
-// CTA's), with mbarrier.arrive's default semantics (release at CTA scope). The arrival only says
-// "this stage's wgmma reads are done" (wgmma_wait retired them): no data of this CTA's is published
-// through it, so no cluster-scope release is needed. With `.release.cluster` each arrival compiled
-// to a memory barrier: ncu showed `membar` as the top stall and the tensor pipe at 50%.
-__device__ __forceinline__ void mbar_arrive_cluster(std::uint32_t addr) {
-#if MEMLAB_WGMMA
-  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(addr) : "memory");
-#else
-  (void)addr;
-#endif
-}
 
 // The producer thread: per k tile wait for the stage (`empty`: both CTAs' 8 warps released it,
 // only for a stage filled before), announce 48 KiB on `full`, issue A's box and this rank's two
@@ -98,8 +61,8 @@ __device__ __forceinline__ void produce_cluster(const wgk::Cta& cta, const CUten
 #pragma unroll
     for (int h = 0; h < kBBoxesPerRank; ++h) {
       const int j = kBBoxesPerRank * rank + h;
-      tma_load_2d_multicast(stage + kABytes + j * kBBox, b_map, tile.tn * kBN + 64 * j, it * kBK,
-                            &cta.full[s], kMask);
+      wgk::tma_load_2d_multicast(stage + kABytes + j * kBBox, b_map, tile.tn * kBN + 64 * j,
+                                 it * kBK, &cta.full[s], kMask);
     }
   }
 }
@@ -117,8 +80,8 @@ __device__ __forceinline__ void consume_cluster(float (&d)[128], const wgk::Cta&
     wgk::fence_accumulators(d);
     if (it > 0 && cta.lane == 0) {
       std::uint64_t* bar = &cta.empty[(it - 1) % kStages];
-      mbar_arrive_cluster(hp::cluster_map(bar, static_cast<std::uint32_t>(rank)));
-      mbar_arrive_cluster(hp::cluster_map(bar, static_cast<std::uint32_t>(rank ^ 1)));
+      wgk::mbar_arrive_cluster(hp::cluster_map(bar, static_cast<std::uint32_t>(rank)));
+      wgk::mbar_arrive_cluster(hp::cluster_map(bar, static_cast<std::uint32_t>(rank ^ 1)));
     }
   }
 }

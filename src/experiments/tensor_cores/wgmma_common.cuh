@@ -6,7 +6,9 @@
 // accumulators and the wait before the epilogue (drain_mmas), so that each kernel keeps its tile
 // loop; the host's tensor maps (gemm_maps) and smem opt-in (raise_smem_once); and, for the BF16
 // kernels (`wgmma`, `wgmma_persistent`, `wgmma_cluster`: wgk::bf16), the 128 x 256 x 64 tile, its
-// stage issue, one k tile's MMAs, the consumers' k loop and the guarded epilogue. Included only by
+// stage issue, one k tile's MMAs, the consumers' k loop and the guarded epilogue; for the 2-CTA
+// cluster kernels (`wgmma_cluster`, `wgmma_cluster_persistent`) the multicast copy, the arrival
+// on a cluster peer's barrier and the cluster constants. Included only by
 // *_sm90a.cu files (compiled for sm_90a alone when the build targets sm_90; MEMLAB_WGMMA says
 // whether the bodies are real).
 #pragma once
@@ -343,5 +345,46 @@ __device__ __forceinline__ void store_tile(float* c, int m, int n, const float (
   }
 }
 
+}  // namespace bf16
+
+// ---- 2-CTA clusters sharing B by TMA multicast (wgmma_cluster, wgmma_cluster_persistent) --------
+// The tensor copy of tma_load_2d, delivered to every CTA of `mask` at the same shared offset and
+// completing bytes on the mbarrier at the same offset in each.
+__device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorMap* map, int x,
+                                                      int y, std::uint64_t* bar,
+                                                      std::uint16_t mask) {
+#if MEMLAB_WGMMA
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(hp::smem_u32(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(hp::smem_u32(bar)), "h"(mask)
+      : "memory");
+#else
+  (void)dst;
+  (void)map;
+  (void)x;
+  (void)y;
+  (void)bar;
+  (void)mask;
+#endif
+}
+
+// One arrival on the barrier at shared::cluster address `addr` (cluster_map: possibly another
+// CTA's), with mbarrier.arrive's default semantics (release at CTA scope). The arrival only says
+// "this stage's wgmma reads are done" (wgmma_wait retired them): no data of this CTA's is published
+// through it, so no cluster-scope release is needed. With `.release.cluster` each arrival compiled
+// to a memory barrier: ncu showed `membar` as the top stall and the tensor pipe at 50%.
+__device__ __forceinline__ void mbar_arrive_cluster(std::uint32_t addr) {
+#if MEMLAB_WGMMA
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(addr) : "memory");
+#else
+  (void)addr;
+#endif
+}
+
+namespace bf16 {
+constexpr int kCluster = 2;                          // CTAs per cluster, along M
+constexpr std::uint16_t kMask = 0b11;                // multicast to both CTAs
+constexpr int kBBoxesPerRank = kBN / 64 / kCluster;  // 2 of B's four 64 x 64 boxes
 }  // namespace bf16
 }  // namespace memlab::lessons::tensor_cores::wgk
