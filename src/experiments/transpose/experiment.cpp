@@ -103,6 +103,7 @@ Model model_of(Variant v) {
     case Variant::Tile64F4:
     case Variant::Tile64F4Grouped:
     case Variant::Tile64F4Deep:
+    case Variant::Tile64F4G32:
     case Variant::Tile128F4:
     case Variant::Tile64F4Pipe:
     case Variant::Tma:
@@ -158,6 +159,12 @@ bench::Experiment make() {
       // wide) inside their loop; every smaller point has fewer tiles than blocks (one tile per
       // block, the prologue and the last step only). 2050 x 2500: 33 x 40 tiles, not vec (whole
       // tiles element by element, clipped 2 rows / 4 cols), also more tiles than blocks.
+      // tile64_f4_g32 (G = 32 raster): 2500 x 2052 has bands of 32 and 8 tile
+      // rows and squares 32 and 1 wide (vec: a whole 32 x 32 square of float4 tiles, then the
+      // narrow ones with the clipped last col); 2050 x 2500 bands 32 and 1 (the last clipped to
+      // 2 rows), squares 32 and 8 (not vec); 4097 x 31: bands 32, 32, 1 of 1-wide squares; every
+      // other point has fewer than 32 tile rows and cols (one band, one square: 1000 x 996 16 x
+      // 16, 1156 x 600 19 x 10, 260 x 132 5 x 3, ...).
       .test_point({{"rows", "2500"}, {"cols", "2052"}})
       .test_point({{"rows", "2050"}, {"cols", "2500"}})
       .validate(validate)

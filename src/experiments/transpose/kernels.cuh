@@ -43,6 +43,11 @@ enum class Variant {
   // 256 threads with 8 independent float4 loads each before the barrier (32 KiB in flight per
   // block) and 8 float4 stores of 512 contiguous bytes per out row; the grouped raster.
   Tile64F4Deep,
+  // Round six b (kernels_tile.cu, issue 23): tile64_f4_grouped's kernel with squares of G = 32
+  // tiles (1024 consecutive blocks cover 2048 x 2048): the ~1056 resident blocks write ~2048-4096
+  // out rows with 4-8 KiB each instead of all 16384 with ~1 KiB (tile64_f4) or ~8448 with 2 KiB
+  // (G = 8): whether the resident set's write order is the limiter.
+  Tile64F4G32,
   // Round five (kernels_tile128.cu, issue 23): 128 x 128 tiles (128 x 129 floats, 64.5 KiB of
   // dynamic shared memory, 3 blocks per SM), 512 threads with 8 float4 loads in flight each and
   // 8 float4 stores: 512-byte runs per block and row each way (tile64_f4: 256 B); tile64_f4's
@@ -103,6 +108,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "tile64_f4 with a grouped raster: 8 x 8 squares of tiles per 64 consecutive blocks"},
     {Variant::Tile64F4Deep, "tile64_f4_deep",
      "128 x 64 tiles, 8 float4 loads in flight per thread, grouped raster"},
+    {Variant::Tile64F4G32, "tile64_f4_g32",
+     "tile64_f4 with a G = 32 grouped raster: 32 x 32 squares of tiles per 1024 blocks"},
     {Variant::Tile128F4, "tile128_f4",
      "128 x 129 tile (64.5 KiB, 3 blocks per SM), 512 threads x 8 float4: 512-byte runs"},
     {Variant::Tile64F4Pipe, "tile64_f4_pipe",
@@ -125,9 +132,10 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
 
-// The Tile64F4Grouped and Tile64F4Deep variants (kernels_tile.cu); any rows, cols.
+// The Tile64F4Grouped, Tile64F4Deep and Tile64F4G32 variants (kernels_tile.cu); any rows, cols.
 void launch_tile64_grouped(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_deep(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+void launch_tile64_g32(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tile64F4Pipe variant (kernels_pipe.cu); any rows, cols.
 void launch_tile64_pipe(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tile128F4 variant (kernels_tile128.cu); any rows, cols.

@@ -17,6 +17,26 @@
 // stores after it; each out row receives 512 contiguous bytes per tile. 33 KiB of shared memory:
 // 6 blocks per SM.
 //
+// G = 32 (round six b, `tile64_f4_g32`: tile_grouped<1, 32>, the same kernel): the question is
+// the write order of the RESIDENT SET, not of one block. At 16384^2 (256 x 256 tiles) the H200
+// holds ~1056 blocks (8 per SM x 132: 16.6 KiB of shared memory and 256 threads each), and
+// blocks retire roughly in id order, so the resident set is a window of ~1056 consecutive ids:
+//   tile64_f4 (2D grid, row-major tiles): ~4.1 tile rows = ~264 in rows x 64 KiB (whole rows);
+//     writes reach all 16384 out rows, ~1 KiB contiguous each (264 in rows x 4 B), 64 KiB apart.
+//   G = 8 (64 blocks per 512 x 512 square): ~16.5 squares along one band = 512 in rows x ~33 KiB;
+//     writes reach ~8448 out rows, 2 KiB contiguous each (512 x 4 B).
+//   G = 32 (1024 blocks per 2048 x 2048 square; 32 consecutive blocks = one tile row of a square
+//     = 64 in rows x 8 KiB, written as 256 B into each of 2048 out rows): ~33 such tile rows, ~1
+//     square (the tail of one and the head of the next) = ~2112 in rows x 8 KiB; writes reach
+//     2048 out rows with ~8 KiB each when the window is one square, up to 4096 with 4 KiB each
+//     when it straddles two.
+// The bytes in the window are the same (~16.5 MiB each way, a third of the 50 MiB L2); what
+// changes is how many out rows share them: 16384 -> 8448 -> 2048-4096, i.e. 4-8x fewer open
+// write streams than tile64_f4 and 4-8 KiB runs per out row, 2-4x G = 8's. Reads pay the mirror
+// image: 64 KiB runs -> 33 KiB -> 8 KiB per in row (8 KiB is still 64 whole 128-byte lines per row,
+// far above a DRAM page). Same tile, registers and occupancy as tile64_f4_grouped (the raster's
+// arithmetic differs only in the constant).
+//
 // Banks (R = 1 is tile64_f4's mapping): a warp loads 4 in rows x 8 float4 and stores its scalars
 // at (row + 4 j + e) mod 32: 32 distinct banks; it stores 4 out rows x 8 float4, reading column
 // words at (4 j + c + e) mod 32 (row stride 65 = 1 mod 32): 32 distinct banks. For R = 2 the
@@ -42,7 +62,7 @@ constexpr int kThreads = 256;
 // i.e. 16 R float4: j = l % 8 + 8 (w % (2 R)), q = l / 8 + 4 (w / (2 R)) (16 / R out rows per
 // step), 4 R steps. `vec` (rows, cols multiples of 4) and a full tile select the float4 path;
 // otherwise the block moves its tile element by element.
-template <int R>
+template <int R, unsigned G>
 __global__ void __launch_bounds__(kThreads)
     tile_grouped(const float* __restrict__ in, float* __restrict__ out, int rows, int cols,
                  unsigned tiles_r, unsigned tiles_c, bool vec) {
@@ -51,7 +71,7 @@ __global__ void __launch_bounds__(kThreads)
   constexpr int kOutStep = 16 / R;  // out rows per store step
   __shared__ float tile[kH * kP];
   unsigned tr = 0, tc = 0;
-  grouped_tile(blockIdx.x, tiles_r, tiles_c, tr, tc);
+  grouped_tile<G>(blockIdx.x, tiles_r, tiles_c, tr, tc);
   const int t = static_cast<int>(threadIdx.x);
   const int r0 = static_cast<int>(tr) * kH, c0 = static_cast<int>(tc) * kW;
   const bool full = vec && r0 + kH <= rows && c0 + kW <= cols;
@@ -80,25 +100,30 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-template <int R>
+template <int R, unsigned G>
 void launch_grouped(const float* in, float* out, int rows, int cols, cudaStream_t s) {
   const unsigned tiles_r = blocks_for(static_cast<std::size_t>(rows), kW * R);
   const unsigned tiles_c = blocks_for(static_cast<std::size_t>(cols), kW);
   const bool vec = rows % 4 == 0 && cols % 4 == 0;
-  tile_grouped<R>
+  tile_grouped<R, G>
       <<<tiles_r * tiles_c, kThreads, 0, s>>>(in, out, rows, cols, tiles_r, tiles_c, vec);
 }
 
 }  // namespace
 
 void launch_tile64_grouped(const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  launch_grouped<1>(in, out, rows, cols, s);
+  launch_grouped<1, kGroup>(in, out, rows, cols, s);
   MEMLAB_CHECK_LAUNCH(tile64_f4_grouped);
 }
 
 void launch_tile64_deep(const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  launch_grouped<2>(in, out, rows, cols, s);
+  launch_grouped<2, kGroup>(in, out, rows, cols, s);
   MEMLAB_CHECK_LAUNCH(tile64_f4_deep);
+}
+
+void launch_tile64_g32(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  launch_grouped<1, kGroup32>(in, out, rows, cols, s);
+  MEMLAB_CHECK_LAUNCH(tile64_f4_g32);
 }
 
 }  // namespace memlab::lessons::transpose
