@@ -79,13 +79,14 @@ TEST(LessonDeclarations, EveryLessonDeclaresPlotsOverItsOwnAxesAndKnownFigures) 
 // Issue 23, round five: transpose's tile_swap and tile_swap128 (not transposes: its address stream
 // without the shared tile) are reference lines beside copy, so the headline's best stays the best
 // transpose even when a swap outruns it, and the vendor figure is the fastest reference line.
-// Round six adds tile_swap_pipe (tile_swap persistent and pipelined), a reference line as well.
+// Round six adds tile_swap_pipe (tile_swap persistent and pipelined), a reference line as well;
+// round six b tile_swap_g32.
 TEST(LessonDeclarations, TransposeReferenceLinesStayOutOfItsBest) {
   const Experiment* t = find_experiment("transpose");
   ASSERT_NE(t, nullptr);
-  EXPECT_EQ(t->vendor,
-            (std::vector<std::string>{"copy", "tile_swap", "tile_swap128", "tile_swap_pipe"}));
-  for (const char* v : {"tile_swap", "tile_swap128", "tile_swap_pipe"}) {
+  EXPECT_EQ(t->vendor, (std::vector<std::string>{"copy", "tile_swap", "tile_swap128",
+                                                 "tile_swap_pipe", "tile_swap_g32"}));
+  for (const char* v : {"tile_swap", "tile_swap128", "tile_swap_pipe", "tile_swap_g32"}) {
     ASSERT_NE(t->find_variant(v), nullptr) << v;
     EXPECT_TRUE(t->find_variant(v)->opt_in.empty()) << v;
   }

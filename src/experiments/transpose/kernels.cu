@@ -175,6 +175,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::TileSwap128:
       launch_tile_swap128(in, out, rows, cols, s);
       return;
+    case Variant::TileSwapG32:
+      launch_tile_swap_g32(in, out, rows, cols, s);
+      return;
     case Variant::Copy:
       copy_tile<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);
       MEMLAB_CHECK_LAUNCH(copy_tile);

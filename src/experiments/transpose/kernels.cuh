@@ -92,6 +92,10 @@ enum class Variant {
   // in row-major tile order, the next tile's 4 float4 loads issued before the current tile's 4
   // stores (two register sets): whether tile_swap's gap is its load-wait-store structure.
   TileSwapPipe,
+  // Round six b (kernels_swap.cu), NOT a transpose: tile_swap's per-tile body (same tiles,
+  // threads, mapping, float4 addresses, 4 loads then 4 stores) on a 1D grid in tile64_f4_g32's
+  // G = 32 raster: tile_swap's stream with the resident set's writes in 2048-4096 out rows.
+  TileSwapG32,
   // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
   // ceiling a tiled transpose is measured against.
   Copy,
@@ -128,6 +132,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "reference (not a transpose): tile_swap with 128 x 128 tiles, 512-byte runs"},
     {Variant::TileSwapPipe, "tile_swap_pipe",
      "reference (not a transpose): tile_swap persistent, next tile's loads before the stores"},
+    {Variant::TileSwapG32, "tile_swap_g32",
+     "reference (not a transpose): tile_swap on the G = 32 grouped raster (1D grid)"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
@@ -157,6 +163,8 @@ void launch_tile_swap(const float* in, float* out, int rows, int cols, cudaStrea
 void launch_tile_swap128(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The TileSwapPipe reference line (kernels_swap.cu); any rows, cols; check_tile_swap with 64.
 void launch_tile_swap_pipe(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+// The TileSwapG32 reference line (kernels_swap.cu); any rows, cols; check_tile_swap with 64.
+void launch_tile_swap_g32(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 

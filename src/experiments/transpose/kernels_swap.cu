@@ -65,6 +65,22 @@
 //   pipelined the same way (tile64_f4_pipe) can gain. tile_swap_pipe ~87-91% -> the order is the
 //   ceiling: DRAM cannot take this stream faster, however it is issued.
 //
+// Round six b: `tile_swap_pipe` (82.8%) did not rise, so the load-wait-store structure is not the
+// limiter; every kernel with the transpose's address stream stays <= 91% while the copy kernel
+// reaches 98%. Hypothesis: the write order of the RESIDENT SET. tile_swap's ~1056 resident
+// blocks (8 per SM x 132) are ~4.1 tile rows of `in`, so they write ALL 16384 out rows, ~1 KiB
+// each, 64 KiB apart (tile64_f4_grouped's G = 8 squares, 64 blocks, only cut that to ~8448 rows
+// x 2 KiB: the resident set is ~16 squares). Two more reference lines split the question:
+// `tile_swap_g32`: tile_swap's body (swap_tile: the same tiles, threads, mapping, 4 float4 loads
+// then 4 float4 stores per thread, the same bounds: 8 blocks per SM) on a 1D grid in the G = 32
+// grouped raster (raster.cuh, as tile64_f4_g32): 1024 consecutive blocks cover a 2048 x 2048
+// square, so the resident set (~33 tile rows of one square, 32 tiles wide) reads ~2112 in rows x
+// 8 KiB and writes 2048-4096 out rows with 4-8 KiB each (instead of 16384 x 1 KiB). Napkin math:
+// the same 2 GiB, the same per-block work; at the copy kernel's 4197 GB/s 0.512 ms, at
+// tile_swap's ~86.9% of memcpy ~0.58 ms.
+//   Reading the result: tile_swap_g32 >= 95% of memcpy -> the resident set's write order is the
+//   lever (tile64_f4_g32 can gain it); tile_swap_g32 ~87% -> it is not.
+//
 // Edges: a whole tile (T x T inside the matrix) whose rows and cols are multiples of 4 takes the
 // float4 path; a whole tile otherwise (rows or cols not multiples of 4) is swapped element by
 // element (the same mapping, 4-byte accesses, still coalesced both ways); a clipped edge tile (h x
@@ -77,6 +93,7 @@
 
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
+#include "transpose/raster.cuh"
 #include "transpose/tile_io.cuh"
 
 namespace memlab::lessons::transpose {
@@ -118,12 +135,11 @@ __device__ __forceinline__ void swap_elements(const float* __restrict__ in, floa
   }
 }
 
-// One T x T tile per block, Threads threads; see the header for the mapping. The bounds ask for
-// 2048 threads per SM (<= 32 registers): left alone, ptxas takes 37 for T = 64, i.e. 6 blocks
-// per SM instead of tile64_f4's 8, and the control would differ in occupancy.
-template <int T, int Threads>
-__global__ void __launch_bounds__(Threads, 2048 / Threads)
-    tile_swap(const float* __restrict__ in, float* __restrict__ out, int rows, int cols, bool vec) {
+// tile_swap's per-tile body (tile_swap, tile_swap_g32); origin() gives the tile's (r0, c0) (called
+// after threadIdx.x is read, as tile_swap always did: its PTX stays as it was).
+template <int T, int Threads, class Origin>
+__device__ __forceinline__ void swap_tile(const float* __restrict__ in, float* __restrict__ out,
+                                          int rows, int cols, Origin origin, bool vec) {
   constexpr int kF = T / 4;                                  // float4 per tile row: 16, 32
   constexpr int kWarpsPerRow = kF / 8;                       // 8 float4 per warp row: 2, 4
   constexpr int kWarps = Threads / 32;                       // 8, 32
@@ -131,7 +147,8 @@ __global__ void __launch_bounds__(Threads, 2048 / Threads)
   constexpr int kSteps = T / kRowsPerStep;                   // 4, 4
   static_assert(kWarps % kWarpsPerRow == 0 && T % kRowsPerStep == 0, "mapping");
   const int t = static_cast<int>(threadIdx.x);
-  const int r0 = static_cast<int>(blockIdx.y) * T, c0 = static_cast<int>(blockIdx.x) * T;
+  const int2 o = origin();
+  const int r0 = o.x, c0 = o.y;
   const bool whole = r0 + T <= rows && c0 + T <= cols;
   if (vec && whole) {
     const int lane = t % 32, warp = t / 32;
@@ -143,6 +160,33 @@ __global__ void __launch_bounds__(Threads, 2048 / Threads)
   } else {
     swap_elements<T, Threads>(in, out, rows, cols, r0, c0, t);
   }
+}
+
+// One T x T tile per block, Threads threads; see the header for the mapping. The bounds ask for
+// 2048 threads per SM (<= 32 registers): left alone, ptxas takes 37 for T = 64, i.e. 6 blocks
+// per SM instead of tile64_f4's 8, and the control would differ in occupancy.
+template <int T, int Threads>
+__global__ void __launch_bounds__(Threads, 2048 / Threads)
+    tile_swap(const float* __restrict__ in, float* __restrict__ out, int rows, int cols, bool vec) {
+  swap_tile<T, Threads>(
+      in, out, rows, cols,
+      [] { return make_int2(static_cast<int>(blockIdx.y) * T, static_cast<int>(blockIdx.x) * T); },
+      vec);
+}
+
+// tile_swap_g32 (see the header): tile_swap's body, block b of a 1D grid taking tile (tr, tc) of
+// the G = 32 grouped raster (raster.cuh); the same bounds (8 blocks of 256 threads per SM).
+__global__ void __launch_bounds__(256, 8)
+    tile_swap_g32(const float* __restrict__ in, float* __restrict__ out, int rows, int cols,
+                  unsigned tiles_r, unsigned tiles_c, bool vec) {
+  swap_tile<kSwapTile, 256>(
+      in, out, rows, cols,
+      [=] {
+        unsigned tr = 0, tc = 0;
+        grouped_tile<kGroup32>(blockIdx.x, tiles_r, tiles_c, tr, tc);
+        return make_int2(static_cast<int>(tr) * kSwapTile, static_cast<int>(tc) * kSwapTile);
+      },
+      vec);
 }
 
 // tile_swap_pipe (see the header): tile_swap's 64-tile, 256 threads and mapping on a persistent
@@ -208,6 +252,16 @@ void launch_tile_swap_pipe(const float* in, float* out, int rows, int cols, cuda
   tile_swap_pipe<<<std::min(resident, tiles), kPipeThreads, 0, s>>>(
       in, out, rows, cols, static_cast<int>(tiles_c), static_cast<int>(tiles), vec);
   MEMLAB_CHECK_LAUNCH(tile_swap_pipe);
+}
+
+void launch_tile_swap_g32(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  const unsigned tiles_r =
+      blocks_for(static_cast<std::size_t>(rows), static_cast<unsigned>(kSwapTile));
+  const unsigned tiles_c =
+      blocks_for(static_cast<std::size_t>(cols), static_cast<unsigned>(kSwapTile));
+  const bool vec = rows % 4 == 0 && cols % 4 == 0;
+  tile_swap_g32<<<tiles_r * tiles_c, 256, 0, s>>>(in, out, rows, cols, tiles_r, tiles_c, vec);
+  MEMLAB_CHECK_LAUNCH(tile_swap_g32);
 }
 
 void launch_tile_swap128(const float* in, float* out, int rows, int cols, cudaStream_t s) {
