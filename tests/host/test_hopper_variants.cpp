@@ -70,6 +70,7 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"transpose", "tile64_f4_pipe"},
                            {"transpose", "tile64_f4_g32"},
                            {"transpose", "tile_swap_g32"},
+                           {"transpose", "tile_copy"},
                            {"smem_reverse", "global_f4"}};
 
 bool planned(const Plan& plan, const std::string& variant) {

@@ -80,13 +80,14 @@ TEST(LessonDeclarations, EveryLessonDeclaresPlotsOverItsOwnAxesAndKnownFigures) 
 // without the shared tile) are reference lines beside copy, so the headline's best stays the best
 // transpose even when a swap outruns it, and the vendor figure is the fastest reference line.
 // Round six adds tile_swap_pipe (tile_swap persistent and pipelined), a reference line as well;
-// round six b tile_swap_g32.
+// round six b tile_swap_g32 and tile_copy.
 TEST(LessonDeclarations, TransposeReferenceLinesStayOutOfItsBest) {
   const Experiment* t = find_experiment("transpose");
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->vendor, (std::vector<std::string>{"copy", "tile_swap", "tile_swap128",
-                                                 "tile_swap_pipe", "tile_swap_g32"}));
-  for (const char* v : {"tile_swap", "tile_swap128", "tile_swap_pipe", "tile_swap_g32"}) {
+                                                 "tile_swap_pipe", "tile_swap_g32", "tile_copy"}));
+  for (const char* v :
+       {"tile_swap", "tile_swap128", "tile_swap_pipe", "tile_swap_g32", "tile_copy"}) {
     ASSERT_NE(t->find_variant(v), nullptr) << v;
     EXPECT_TRUE(t->find_variant(v)->opt_in.empty()) << v;
   }

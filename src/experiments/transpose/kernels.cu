@@ -178,6 +178,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::TileSwapG32:
       launch_tile_swap_g32(in, out, rows, cols, s);
       return;
+    case Variant::TileCopy:
+      launch_tile_copy(in, out, rows, cols, s);
+      return;
     case Variant::Copy:
       copy_tile<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);
       MEMLAB_CHECK_LAUNCH(copy_tile);

@@ -96,6 +96,11 @@ enum class Variant {
   // threads, mapping, float4 addresses, 4 loads then 4 stores) on a 1D grid in tile64_f4_g32's
   // G = 32 raster: tile_swap's stream with the resident set's writes in 2048-4096 out rows.
   TileSwapG32,
+  // Round six b (kernels_swap.cu), NOT a transpose: out = in through tile64_f4's launch (2D grid
+  // of 64 x 64 tiles, 256 threads, its load mapping) with tile_swap's register-only body, each
+  // tile stored untransposed at its own place: the transpose's read stream, and writes in the
+  // read stream's order (each block 64 rows x 256 B of `out`, the resident set ~264 whole rows).
+  TileCopy,
   // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
   // ceiling a tiled transpose is measured against.
   Copy,
@@ -134,6 +139,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "reference (not a transpose): tile_swap persistent, next tile's loads before the stores"},
     {Variant::TileSwapG32, "tile_swap_g32",
      "reference (not a transpose): tile_swap on the G = 32 grouped raster (1D grid)"},
+    {Variant::TileCopy, "tile_copy",
+     "reference (a copy): tile64_f4's launch and loads, each tile stored at its own place"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
@@ -165,6 +172,8 @@ void launch_tile_swap128(const float* in, float* out, int rows, int cols, cudaSt
 void launch_tile_swap_pipe(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The TileSwapG32 reference line (kernels_swap.cu); any rows, cols; check_tile_swap with 64.
 void launch_tile_swap_g32(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+// The TileCopy reference line (kernels_swap.cu): out = in (rows x cols); any rows, cols.
+void launch_tile_copy(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 

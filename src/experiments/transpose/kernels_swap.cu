@@ -80,6 +80,17 @@
 // tile_swap's ~86.9% of memcpy ~0.58 ms.
 //   Reading the result: tile_swap_g32 >= 95% of memcpy -> the resident set's write order is the
 //   lever (tile64_f4_g32 can gain it); tile_swap_g32 ~87% -> it is not.
+// `tile_copy` (a copy, checked as one): tile64_f4's launch (2D grid of 64 x 64 tiles in row-major
+// order, 256 threads, j = l % 8 + 8 (w % 2), q = l / 8 + 4 (w / 2), 4 steps of 16 rows: the same
+// 4 float4 loads per thread) with tile_swap's register-only body, but each thread stores its 4
+// float4 back to the SAME addresses in `out` (out = in). Its read stream is the transpose's; its
+// write stream is the read stream's order (the resident set writes ~264 whole out rows, 64 KiB
+// runs), i.e. tile_swap with only the write order changed. Same bounds (<= 32 registers, 8 blocks
+// of 256 per SM), 16 KiB in flight per block; napkin math: 2 GiB, ~0.51 ms at the copy kernel's
+// rate if the read order costs nothing.
+//   Reading the result: tile_copy ~98% and tile_swap ~87% -> the write order alone costs the 11
+//   points; tile_copy ~87-91% -> the 64-row x 256-B read pattern (or the block shape) costs them,
+//   not the writes.
 //
 // Edges: a whole tile (T x T inside the matrix) whose rows and cols are multiples of 4 takes the
 // float4 path; a whole tile otherwise (rows or cols not multiples of 4) is swapped element by
@@ -189,6 +200,29 @@ __global__ void __launch_bounds__(256, 8)
       vec);
 }
 
+// tile_copy (see the header): tile64_f4's 2D grid, threads and load mapping; each thread's 4
+// float4 go back to the addresses they came from, in `out` (rows x cols, like `in`). Edge tiles
+// and sizes whose rows or cols are not multiples of 4: element by element, coalesced both ways.
+__global__ void __launch_bounds__(256, 8)
+    tile_copy(const float* __restrict__ in, float* __restrict__ out, int rows, int cols, bool vec) {
+  constexpr int T = kSwapTile;
+  const int t = static_cast<int>(threadIdx.x);
+  const int r0 = static_cast<int>(blockIdx.y) * T, c0 = static_cast<int>(blockIdx.x) * T;
+  if (vec && r0 + T <= rows && c0 + T <= cols) {
+    const int lane = t % 32, warp = t / 32;
+    const int j = lane % 8 + 8 * (warp % 2), q = lane / 8 + 4 * (warp / 2);
+    float4 v[4];
+    load_rows_f4<4, 16>(v, in, r0, c0, q, j, cols);
+    store_rows_f4<4, 16>(v, out, r0, c0, q, j, cols);
+  } else {
+    for (int e = t; e < T * T; e += 256) {
+      const int r = e / T, c = e % T;
+      if (r0 + r < rows && c0 + c < cols)
+        out[at(r0 + r, c0 + c, cols)] = in[at(r0 + r, c0 + c, cols)];
+    }
+  }
+}
+
 // tile_swap_pipe (see the header): tile_swap's 64-tile, 256 threads and mapping on a persistent
 // grid, tile i = blockIdx.x + m gridDim.x in row-major tile order; `a` holds the current tile's 4
 // float4, `b` the next tile's, loaded before `a` is stored. Every branch is uniform per block.
@@ -262,6 +296,14 @@ void launch_tile_swap_g32(const float* in, float* out, int rows, int cols, cudaS
   const bool vec = rows % 4 == 0 && cols % 4 == 0;
   tile_swap_g32<<<tiles_r * tiles_c, 256, 0, s>>>(in, out, rows, cols, tiles_r, tiles_c, vec);
   MEMLAB_CHECK_LAUNCH(tile_swap_g32);
+}
+
+void launch_tile_copy(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  const dim3 grid(blocks_for(static_cast<std::size_t>(cols), static_cast<unsigned>(kSwapTile)),
+                  blocks_for(static_cast<std::size_t>(rows), static_cast<unsigned>(kSwapTile)));
+  const bool vec = rows % 4 == 0 && cols % 4 == 0;
+  tile_copy<<<grid, 256, 0, s>>>(in, out, rows, cols, vec);
+  MEMLAB_CHECK_LAUNCH(tile_copy);
 }
 
 void launch_tile_swap128(const float* in, float* out, int rows, int cols, cudaStream_t s) {
