@@ -61,6 +61,7 @@ Loaded load() {
   resolve(lib, l.api.set_stream, "cublasSetStream_v2", missing);
   resolve(lib, l.api.set_math_mode, "cublasSetMathMode", missing);
   resolve(lib, l.api.sgemm, "cublasSgemm_v2", missing);
+  resolve(lib, l.api.sgeam, "cublasSgeam", missing);
   resolve(lib, l.api.gemm_ex, "cublasGemmEx", missing);
   resolve(lib, l.api.status_string, "cublasGetStatusString", missing);
   if (!missing.empty()) {

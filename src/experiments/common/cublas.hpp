@@ -1,6 +1,6 @@
-// cuBLAS, opened at run time (dlopen), for the lessons' vendor lines (matmul's and tensor_cores'
-// `cublas` variants, matmul's reference at large sizes): memlab links no cuBLAS, so it starts
-// where only the NVIDIA driver is installed, and a missing cuBLAS skips only those variants
+// cuBLAS, opened at run time (dlopen), for the lessons' vendor lines (matmul's, tensor_cores' and
+// transpose's `cublas` variants, matmul's reference at large sizes): memlab links no cuBLAS, so it
+// starts where only the NVIDIA driver is installed, and a missing cuBLAS skips only those variants
 // (`only_if(cublas_available, kCublasMissing)`). Search: MEMLAB_CUBLAS_LIBRARY (that path only),
 // else libcublas.so.13, libcublas.so.12, libcublas.so, else the same in the toolkit's folders
 // (the build's, /usr/local/cuda/lib64, ...).
@@ -19,6 +19,7 @@ struct CublasApi {
   decltype(&cublasSetStream_v2) set_stream = nullptr;
   decltype(&cublasSetMathMode) set_math_mode = nullptr;
   decltype(&cublasSgemm_v2) sgemm = nullptr;
+  decltype(&cublasSgeam) sgeam = nullptr;  // transpose's vendor line
   // cublasGemmEx is overloaded in C++ (cublasComputeType_t or cudaDataType_t): the C entry point.
   cublasStatus_t (*gemm_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
                             const void*, const void*, cudaDataType_t, int, const void*,

@@ -2,8 +2,10 @@
 // reads as "fraction of the copy ceiling"; the harness adds % of cudaMemcpy.
 #include <fmt/format.h>
 
+#include <memory>
 #include <vector>
 
+#include "common/cublas.hpp"
 #include "common/hopper.hpp"
 #include "memlab/bench/experiment.hpp"
 #include "memlab/common/error.hpp"
@@ -12,6 +14,7 @@
 #include "memlab/model/coalescing.hpp"
 #include "transpose/kernels.cuh"
 #include "transpose/reference.hpp"
+#include "transpose/vendor.hpp"
 
 namespace memlab::lessons::transpose {
 namespace {
@@ -24,6 +27,7 @@ struct State {
   int rows = 0, cols = 0;
   std::uint64_t seed = 0;
   DeviceBuffer<float> in, out;
+  std::unique_ptr<CublasHandle> cublas;  // where cuBLAS is installed; else `cublas` is skipped
   std::size_t n() const { return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols); }
 };
 
@@ -52,6 +56,7 @@ State setup(const Params& p, std::uint64_t seed) {
   st.out = DeviceBuffer<float>(st.n());
   fill_uniform(st.in.get(), st.n(), seed, -1.0f, 1.0f, nullptr);
   MEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
+  if (cublas_available()) st.cublas = std::make_unique<CublasHandle>();
   return st;
 }
 
@@ -117,6 +122,7 @@ Model model_of(Variant v) {
     case Variant::TileSwap128:
     case Variant::TileSwapG32:
     case Variant::TileCopy:
+    case Variant::Cublas:
     case Variant::Copy:
       return coalesced;
   }
@@ -128,7 +134,7 @@ bench::Experiment make() {
       "transpose",
       "Matrix transpose: naive, shared-memory tiles, padding, "
       "coarsening, float4; a copy kernel as the ceiling, tile swaps as the "
-      "address stream's");
+      "address stream's, cuBLAS's geam as the vendor line");
   b.bytes_convention("read rows x cols floats once + write them once (2 rows cols 4 bytes)")
       .int_axis("rows", {"16384"}, {"8192"}, 1, std::int64_t{1} << 20, "rows of the input")
       .int_axis("cols", {"16384", "8192"}, {"8192"}, 1, std::int64_t{1} << 24,
@@ -187,8 +193,15 @@ bench::Experiment make() {
   for (const VariantInfo<Variant>& v : kVariants) {
     const Variant id = v.id;
     b.variant(v.name, v.description, [id](State& st, const Params&, cudaStream_t s) {
-       launch(id, st.in.get(), st.out.get(), st.rows, st.cols, s);
+       if (id == Variant::Cublas) {
+         if (!st.cublas) throw bench::SkipPoint(kCublasMissing);
+         cublas_transpose(st.cublas->get(), st.in.get(), st.out.get(), st.rows, st.cols, s);
+       } else {
+         launch(id, st.in.get(), st.out.get(), st.rows, st.cols, s);
+       }
      }).predict(model_of(id));
+    if (id == Variant::Cublas)
+      b.needs_device([](const Params&) { return cublas_available(); }, kCublasMissing);
     if (id == Variant::Tma || id == Variant::TmaPipelined || id == Variant::TmaPipelinedMany ||
         id == Variant::TmaWs) {
       b.only_if([](const Params& p) { return p.n("rows") % 4 == 0 && p.n("cols") % 4 == 0; },
@@ -202,14 +215,16 @@ bench::Experiment make() {
   // best is the best transpose and reads as a percentage of the copy. tile_swap, tile_swap128 and
   // tile_swap_pipe (not transposes either: the transpose's address stream without its in-SM work)
   // are reference lines too, and so are round six b's tile_swap_g32 (a swap) and tile_copy (a
-  // copy); the headline's "vendor" is the fastest of them (copy, unless a swap or tile_copy beats
-  // it).
+  // copy). cublas (the library's transpose, cublasSgeam) is the vendor line proper. The headline's
+  // "vendor" is the fastest of these (copy, unless a swap, tile_copy or cuBLAS beats it); none of
+  // them is the lesson's best.
   b.vendor(variant_name(kVariants, Variant::Copy))
       .vendor(variant_name(kVariants, Variant::TileSwap))
       .vendor(variant_name(kVariants, Variant::TileSwap128))
       .vendor(variant_name(kVariants, Variant::TileSwapPipe))
       .vendor(variant_name(kVariants, Variant::TileSwapG32))
-      .vendor(variant_name(kVariants, Variant::TileCopy));
+      .vendor(variant_name(kVariants, Variant::TileCopy))
+      .vendor(variant_name(kVariants, Variant::Cublas));
   b.plot({.id = "gbps",
           .kind = bench::PlotKind::Ladder,
           .title = "GB/s per transpose against a plain copy",

@@ -1,5 +1,7 @@
 #include <cuda_runtime.h>
 
+#include <stdexcept>
+
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
 #include "transpose/tile_io.cuh"
@@ -181,6 +183,8 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::TileCopy:
       launch_tile_copy(in, out, rows, cols, s);
       return;
+    case Variant::Cublas:
+      throw std::logic_error("transpose: cublas is not one of memlab's kernels (see vendor.hpp)");
     case Variant::Copy:
       copy_tile<<<grid, dim3(kT, 8), 0, s>>>(in, out, rows, cols);
       MEMLAB_CHECK_LAUNCH(copy_tile);

@@ -101,6 +101,9 @@ enum class Variant {
   // tile stored untransposed at its own place: the transpose's read stream, and writes in the
   // read stream's order (each block 64 rows x 256 B of `out`, the resident set ~264 whole rows).
   TileCopy,
+  // The library's transpose (vendor.cpp): cublasSgeam(T, N) with alpha 1 and beta 0, row-major in
+  // -> row-major out; skipped where cuBLAS is not installed.
+  Cublas,
   // out = in (not a transpose): the 32x8-thread, 4-rows-per-thread shape without the tile, the
   // ceiling a tiled transpose is measured against.
   Copy,
@@ -141,6 +144,7 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "reference (not a transpose): tile_swap on the G = 32 grouped raster (1D grid)"},
     {Variant::TileCopy, "tile_copy",
      "reference (a copy): tile64_f4's launch and loads, each tile stored at its own place"},
+    {Variant::Cublas, "cublas", "vendor: cuBLAS's transpose, cublasSgeam(T, N), alpha 1, beta 0"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
 };
@@ -175,6 +179,7 @@ void launch_tile_swap_g32(const float* in, float* out, int rows, int cols, cudaS
 // The TileCopy reference line (kernels_swap.cu): out = in (rows x cols); any rows, cols.
 void launch_tile_copy(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
+// Every variant but Cublas (which needs the lesson's handle: vendor.hpp; launch throws for it).
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t stream);
 
 }  // namespace memlab::lessons::transpose
