@@ -35,35 +35,39 @@ function predictionTable(run: RunJson, name: string): HTMLElement {
       { class: "source" },
       h("summary", {}, t("lesson.prediction_table", { n: rows.length })),
       h(
-        "table",
-        { class: "predictions", "data-testid": "predictions" },
+        "div",
+        { class: "table-wrap" },
         h(
-          "thead",
-          {},
+          "table",
+          { class: "predictions", "data-testid": "predictions" },
           h(
-            "tr",
+            "thead",
             {},
-            ["lesson.col.variant", "lesson.col.point", "lesson.col.model"].map((k) =>
-              h("th", {}, t(k)),
-            ),
-            h("th", { class: "num" }, t("lesson.col.predicted")),
-            h("th", { class: "num" }, t("lesson.col.measured")),
-            h("th", { class: "num" }, t("lesson.col.ratio")),
-          ),
-        ),
-        h(
-          "tbody",
-          {},
-          rows.map((r) =>
             h(
               "tr",
-              { class: r.ratio > 1.15 || r.ratio < 1 / 1.15 ? "off" : null },
-              h("td", {}, r.variant),
-              h("td", {}, r.point),
-              h("td", {}, r.model),
-              h("td", { class: "num" }, r.predicted_ms.toPrecision(3)),
-              h("td", { class: "num" }, r.measured_ms.toPrecision(3)),
-              h("td", { class: "num" }, `${r.ratio.toFixed(2)}×`),
+              {},
+              ["lesson.col.variant", "lesson.col.point", "lesson.col.model"].map((k) =>
+                h("th", {}, t(k)),
+              ),
+              h("th", { class: "num" }, t("lesson.col.predicted")),
+              h("th", { class: "num" }, t("lesson.col.measured")),
+              h("th", { class: "num" }, t("lesson.col.ratio")),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            rows.map((r) =>
+              h(
+                "tr",
+                { class: r.ratio > 1.15 || r.ratio < 1 / 1.15 ? "off" : null },
+                h("td", {}, r.variant),
+                h("td", {}, r.point),
+                h("td", {}, r.model),
+                h("td", { class: "num" }, r.predicted_ms.toPrecision(3)),
+                h("td", { class: "num" }, r.measured_ms.toPrecision(3)),
+                h("td", { class: "num" }, `${r.ratio.toFixed(2)}×`),
+              ),
             ),
           ),
         ),
