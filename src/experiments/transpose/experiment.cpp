@@ -111,6 +111,8 @@ Model model_of(Variant v) {
     case Variant::Tile64F4Grouped:
     case Variant::Tile64F4Deep:
     case Variant::Tile64F4G32:
+    case Variant::Tile64S:
+    case Variant::Tile64SFull:
     case Variant::Tile128F4:
     case Variant::Tile64F4Pipe:
     case Variant::Tma:
