@@ -179,6 +179,9 @@ bench::Experiment make() {
       // 16, 1156 x 600 19 x 10, 260 x 132 5 x 3, ...).
       .test_point({{"rows", "2500"}, {"cols", "2052"}})
       .test_point({{"rows", "2050"}, {"cols", "2500"}})
+      // tile64_s and tile64_s_full (round six c): guarded scalar accesses only, no float4 path;
+      // clipped tiles at every point not a multiple of 64 (33 x 65 one clipped tile whose half 1
+      // is 1 col wide, 1000 x 999, 4097 x 31 half 1 empty, 129 x 257, 1 x 1000, 300 x 4, ...).
       .validate(validate)
       .bytes(useful)
       .footprint(useful)
