@@ -180,8 +180,9 @@ bench::Experiment make() {
       .test_point({{"rows", "2500"}, {"cols", "2052"}})
       .test_point({{"rows", "2050"}, {"cols", "2500"}})
       // tile64_s and tile64_s_full (round six c): guarded scalar accesses only, no float4 path;
-      // clipped tiles at every point not a multiple of 64 (33 x 65 one clipped tile whose half 1
-      // is 1 col wide, 1000 x 999, 4097 x 31 half 1 empty, 129 x 257, 1 x 1000, 300 x 4, ...).
+      // clipped tiles at every point not a multiple of 64 (33 x 65: the last tile col has half 0
+      // 1 col wide, half 1 empty; 4097 x 31: half 0 31 wide, half 1 empty; 1000 x 999, 129 x 257,
+      // ...).
       .validate(validate)
       .bytes(useful)
       .footprint(useful)
