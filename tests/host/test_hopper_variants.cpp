@@ -71,6 +71,8 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"transpose", "tile64_f4_g32"},
                            {"transpose", "tile_swap_g32"},
                            {"transpose", "tile_copy"},
+                           {"transpose", "tile64_s"},
+                           {"transpose", "tile64_s_full"},
                            {"smem_reverse", "global_f4"}};
 
 bool planned(const Plan& plan, const std::string& variant) {

@@ -150,6 +150,12 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::Tile64F4G32:
       launch_tile64_g32(in, out, rows, cols, s);
       return;
+    case Variant::Tile64S:
+      launch_tile64_s(in, out, rows, cols, s);
+      return;
+    case Variant::Tile64SFull:
+      launch_tile64_s_full(in, out, rows, cols, s);
+      return;
     case Variant::Tile128F4:
       launch_tile128_f4(in, out, rows, cols, s);
       return;

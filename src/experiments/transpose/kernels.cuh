@@ -48,6 +48,14 @@ enum class Variant {
   // out rows with 4-8 KiB each instead of all 16384 with ~1 KiB (tile64_f4) or ~8448 with 2 KiB
   // (G = 8): whether the resident set's write order is the limiter.
   Tile64F4G32,
+  // Round six c (kernels_scalar.cu, issue 23): cuBLAS's shape: 64 x 64 tile, 256 threads as
+  // 32 x 8, 16 scalar loads per thread first (each warp one 128-byte line of an in row), the tile
+  // through one 64 x 33-float buffer (8448 B) in two 32-column halves, conflict-free STS and LDS,
+  // 3 barriers, scalar 128-byte-line stores; every access guarded (any size).
+  Tile64S,
+  // Round six c (kernels_scalar.cu): tile64_s with the whole 64 x 65-float tile (16.6 KiB) and
+  // one barrier.
+  Tile64SFull,
   // Round five (kernels_tile128.cu, issue 23): 128 x 128 tiles (128 x 129 floats, 64.5 KiB of
   // dynamic shared memory, 3 blocks per SM), 512 threads with 8 float4 loads in flight each and
   // 8 float4 stores: 512-byte runs per block and row each way (tile64_f4: 256 B); tile64_f4's
@@ -122,6 +130,9 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "128 x 64 tiles, 8 float4 loads in flight per thread, grouped raster"},
     {Variant::Tile64F4G32, "tile64_f4_g32",
      "tile64_f4 with a G = 32 grouped raster: 32 x 32 squares of tiles per 1024 blocks"},
+    {Variant::Tile64S, "tile64_s",
+     "cuBLAS's shape: 64x64 tile, scalar 128-B-line accesses, two 32-column halves in 64x33"},
+    {Variant::Tile64SFull, "tile64_s_full", "tile64_s with the whole 64x65 tile and one barrier"},
     {Variant::Tile128F4, "tile128_f4",
      "128 x 129 tile (64.5 KiB, 3 blocks per SM), 512 threads x 8 float4: 512-byte runs"},
     {Variant::Tile64F4Pipe, "tile64_f4_pipe",
@@ -153,6 +164,9 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
 void launch_tile64_grouped(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_deep(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_g32(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+// The Tile64S and Tile64SFull variants (kernels_scalar.cu); any rows, cols.
+void launch_tile64_s(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+void launch_tile64_s_full(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tile64F4Pipe variant (kernels_pipe.cu); any rows, cols.
 void launch_tile64_pipe(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tile128F4 variant (kernels_tile128.cu); any rows, cols.

@@ -1,0 +1,140 @@
+// transpose, issue 23 round six c: cuBLAS's shape. Scalar 4-byte global accesses, one 64 x 64
+// tile per block, the tile through a small padded shared buffer.
+//
+// Why: at 16384^2 on the H200 tile64_f4 reaches 91.2% of cudaMemcpy, cuBLAS's transpose
+// (cublasSgeam, the `cublas` vendor line) 93.7%. ncu of cuBLAS's kernel
+// (transpose_readWrite_alignment_kernel<float,float,1,0,6,5,3>): grid 256 x 256 (one 64 x 64 tile
+// per block), 256 threads, 32 registers, 8320 B static shared memory (32 x 65 floats), 8 blocks
+// per SM (occupancy 98%), SCALAR global accesses (16 ld and 16 st per thread, 4 sectors = 128 B
+// per warp request), 16 LDS + 16 STS per thread, 269k shared bank conflicts (tile64_f4: 964k, its
+// float4 loads + 16 scalar STS), stalls long_scoreboard 23, barrier 5.5 (tile64_f4:
+// long_scoreboard 33, mio_throttle 25, barrier 13). The limiter attacked: tile64_f4's
+// mio_throttle (the shared-memory instruction queue: each float4 load becomes 4 scalar STS that a
+// warp issues back to back, with bank conflicts on top) and its barrier wait; cuBLAS's shape is
+// the reference.
+//
+// Mapping (both variants): 256 threads as 32 x 8, tx = lane, ty = warp; 2D grid like tile64_f4
+// (blockIdx.x along cols, blockIdx.y along rows), tile rows r0 .. r0 + 64, cols c0 .. c0 + 64.
+// Load: all 16 loads first, into registers: v[j][i] = in[r0 + ty + 8 i][c0 + 32 j + tx], i < 8,
+// j < 2: each warp instruction reads one 128-byte line of one in row (c0 a multiple of 64, so the
+// 32 floats at c0 + 32 j are one aligned line). Store: out row c0 + c (= in column c0 + c) gets in
+// rows r0 + tx and r0 + 32 + tx: each warp instruction writes 128 contiguous bytes (one line) of
+// one out row (r0 a multiple of 64).
+//
+// `tile64_s` (Full = false): the tile in TWO halves through one 64 x 33-float buffer (8448 B;
+// cuBLAS: 8320 B): half h = in columns c0 + 32 h .. + 32; buf[r][c], r < 64 (in row r0 + r),
+// c < 32 (in col c0 + 32 h + c), row stride 33.
+//   store: thread (tx, ty) writes buf[ty + 8 i][tx] = v[h][i] (8 STS). A warp: one r, c = lane:
+//     word 33 r + lane, bank (r + lane) mod 32: 32 distinct banks, conflict free.
+//   __syncthreads; column read: out row c0 + 32 h + c, c = ty + 8 k (k < 4), reads buf[tx][c] and
+//     buf[32 + tx][c] (8 LDS): a warp has one c, r = lane (+ 32): word 33 r + c, bank
+//     (r + c) mod 32 = (lane + c) mod 32: 32 distinct banks, conflict free; 8 STG.
+//   __syncthreads before half 1 overwrites the buffer. Barriers: 3 per tile.
+// `tile64_s_full` (Full = true): one 64 x 65-float tile (16,640 B, tile64_f4's), one barrier:
+//   store tile[ty + 8 i][32 j + tx] (16 STS): bank (r + 32 j + lane) mod 32 = (r + lane) mod 32,
+//   distinct; read tile[tx + 32 m][c], c = ty + 8 k (k < 8), m < 2 (16 LDS): bank
+//   (lane + 32 m + c) mod 32 = (lane + c) mod 32, distinct. Conflict free both ways.
+//
+// Napkin math: 16 independent 4-byte loads per thread before the first barrier: bytes in flight
+// per SM = 8 blocks x 256 threads x 16 x 4 B = 128 KiB (tile64_f4: the same 128 KiB as 4 float4;
+// Little's law wants ~25 KB per SM at 4.3 TB/s). Shared memory 8.4 KB per block (tile64_s:
+// 8 x 8448 = 67.6 KB per SM) or 16.6 KB (tile64_s_full: 133 KB per SM): 8 blocks per SM either
+// way if registers <= 32 (256 threads x 8 = 2048, the thread limit). Shared instructions: 16 STS
+// + 16 LDS per thread, as tile64_f4, but issued as 8 + 8 per half between barriers and with no
+// conflicts (tile64_f4: 964k conflicts); global instructions 32 per thread instead of 8 (4x the
+// LSU issue, each a full 128-B line per warp: the same sectors).
+// Prediction (not yet measured): tile64_s ~ cuBLAS (~93-94% of memcpy), above tile64_f4's 91.2%
+// if the mio queue and conflicts are its limiter; tile64_s_full between (one barrier, but twice the
+// shared memory per block: still 8 blocks per SM).
+//
+// Edges: rows, cols not multiples of 64 (or of 4): every global load and store is guarded
+// (r < rows, c < cols); no float4 path, so any size works. Unloaded registers hold 0 and go to
+// shared memory unconditionally (all shared indices are inside the buffer); their out positions are
+// outside the matrix, so the guarded stores drop them.
+#include <cuda_runtime.h>
+
+#include "common/launch.hpp"
+#include "transpose/kernels.cuh"
+#include "transpose/tile_io.cuh"
+
+namespace memlab::lessons::transpose {
+namespace {
+
+constexpr int kS = 64;  // tile side
+constexpr int kThreads = 256;
+
+template <bool Full>
+__global__ void __launch_bounds__(kThreads)
+    tile64_scalar(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+  constexpr int kCols = Full ? kS : kS / 2;  // columns of the tile held in shared memory at once
+  constexpr int kP = kCols + 1;              // padded row stride: 65 or 33 (both 1 mod 32)
+  __shared__ float buf[kS * kP];
+  const int tx = static_cast<int>(threadIdx.x) % 32, ty = static_cast<int>(threadIdx.x) / 32;
+  const int r0 = static_cast<int>(blockIdx.y) * kS, c0 = static_cast<int>(blockIdx.x) * kS;
+  float v[2][8];
+#pragma unroll
+  for (int j = 0; j < 2; ++j) {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const int r = r0 + ty + 8 * i, c = c0 + 32 * j + tx;
+      v[j][i] = (r < rows && c < cols) ? in[at(r, c, cols)] : 0.0f;
+    }
+  }
+  if constexpr (Full) {
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+#pragma unroll
+      for (int i = 0; i < 8; ++i) buf[(ty + 8 * i) * kP + 32 * j + tx] = v[j][i];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const int c = ty + 8 * k;  // out row c0 + c
+#pragma unroll
+      for (int m = 0; m < 2; ++m) {
+        const int r = tx + 32 * m;  // out col r0 + r
+        if (c0 + c < cols && r0 + r < rows) out[at(c0 + c, r0 + r, rows)] = buf[r * kP + c];
+      }
+    }
+  } else {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      if (h == 1) __syncthreads();  // half 0's column reads are done before half 1 overwrites
+#pragma unroll
+      for (int i = 0; i < 8; ++i) buf[(ty + 8 * i) * kP + tx] = v[h][i];
+      __syncthreads();
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const int c = ty + 8 * k;  // column of the half: out row c0 + 32 h + c
+#pragma unroll
+        for (int m = 0; m < 2; ++m) {
+          const int r = tx + 32 * m;  // out col r0 + r
+          if (c0 + 32 * h + c < cols && r0 + r < rows) {
+            out[at(c0 + 32 * h + c, r0 + r, rows)] = buf[r * kP + c];
+          }
+        }
+      }
+    }
+  }
+}
+
+template <bool Full>
+void launch_scalar(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  const dim3 grid(blocks_for(static_cast<std::size_t>(cols), kS),
+                  blocks_for(static_cast<std::size_t>(rows), kS));
+  tile64_scalar<Full><<<grid, kThreads, 0, s>>>(in, out, rows, cols);
+}
+
+}  // namespace
+
+void launch_tile64_s(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  launch_scalar<false>(in, out, rows, cols, s);
+  MEMLAB_CHECK_LAUNCH(tile64_s);
+}
+
+void launch_tile64_s_full(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  launch_scalar<true>(in, out, rows, cols, s);
+  MEMLAB_CHECK_LAUNCH(tile64_s_full);
+}
+
+}  // namespace memlab::lessons::transpose
