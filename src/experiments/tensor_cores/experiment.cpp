@@ -263,8 +263,10 @@ double input_bytes(const Params& p) {
 
 bench::Experiment make() {
   constexpr std::int64_t kMaxDim = 32768;
-  bench::ExperimentBuilder<State> b("tensor_cores",
-                                    "BF16 and TF32 GEMM on the tensor cores: mma.sync vs cuBLAS");
+  bench::ExperimentBuilder<State> b(
+      "tensor_cores",
+      "BF16 and TF32 GEMM on the tensor cores: mma.sync, then wgmma on a TMA ring "
+      "(persistent, clusters, TMA-store epilogue) against cuBLAS");
   b.bytes_convention("A and B read once, C written once (compulsory bytes)")
       .choice_axis("dtype", {"bf16", "tf32"}, {"bf16", "tf32"}, {"bf16"},
                    "input type (BF16: m16n8k16; TF32: m16n8k8); accumulation and C in FP32")
