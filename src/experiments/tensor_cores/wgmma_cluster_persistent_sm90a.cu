@@ -182,17 +182,9 @@ int resident_clusters() {
     MEMLAB_CUDA_CHECK(cudaGetDevice(&device));
     MEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const int most = sms / kCluster;
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(static_cast<unsigned>(kCluster * (most > 0 ? most : 1)));
-    cfg.blockDim = dim3(kThreads);
-    cfg.dynamicSmemBytes = kSmem;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = kCluster;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr{};
+    const cudaLaunchConfig_t cfg = wgk::cluster2_config(
+        static_cast<unsigned>(kCluster * (most > 0 ? most : 1)), kThreads, kSmem, nullptr, attr);
     int clusters = 0;
     if (cudaOccupancyMaxActiveClusters(&clusters, wgmma_cluster_persistent_kernel, &cfg) !=
         cudaSuccess) {
@@ -217,20 +209,8 @@ void launch_wgmma_cluster_persistent_bf16(const std::uint16_t* a, const std::uin
   int clusters = resident_clusters();
   if (pairs < clusters) clusters = pairs;
   if (max_clusters > 0 && max_clusters < clusters) clusters = max_clusters;
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(static_cast<unsigned>(kCluster * clusters));
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = kSmem;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = kCluster;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  MEMLAB_CUDA_CHECK(
-      cudaLaunchKernelEx(&cfg, wgmma_cluster_persistent_kernel, maps.a, maps.b, c, g.m, g.n, g.k));
+  wgk::launch_cluster2(wgmma_cluster_persistent_kernel, static_cast<unsigned>(kCluster * clusters),
+                       kThreads, kSmem, stream, maps.a, maps.b, c, g.m, g.n, g.k);
   MEMLAB_CHECK_LAUNCH(wgmma_cluster_persistent_kernel);
 }
 

@@ -132,20 +132,8 @@ void launch_wgmma_cluster_bf16(const std::uint16_t* a, const std::uint16_t* b, f
       wgk::gemm_maps(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a, b, g, kBK, kBM, 64);
   const int pairs_m = ((g.m + kBM - 1) / kBM + 1) / 2;  // block rows rounded up to even
   const unsigned blocks = static_cast<unsigned>(kCluster * pairs_m * ((g.n + kBN - 1) / kBN));
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(blocks);
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = kSmem;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = kCluster;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  MEMLAB_CUDA_CHECK(
-      cudaLaunchKernelEx(&cfg, wgmma_cluster_kernel, maps.a, maps.b, c, g.m, g.n, g.k));
+  wgk::launch_cluster2(wgmma_cluster_kernel, blocks, kThreads, kSmem, stream, maps.a, maps.b, c,
+                       g.m, g.n, g.k);
   MEMLAB_CHECK_LAUNCH(wgmma_cluster_kernel);
 }
 

@@ -4,7 +4,8 @@
 // CTA's prologue (cta_setup: ring, barriers, thread split, tile counts, init + sync), its roles'
 // starts (producer_start, consumer_start: setmaxnreg 40 / 232, the maps' prefetch), the zeroed
 // accumulators and the wait before the epilogue (drain_mmas), so that each kernel keeps its tile
-// loop; the host's tensor maps (gemm_maps) and smem opt-in (raise_smem_once); and, for the BF16
+// loop; the host's tensor maps (gemm_maps), smem opt-in (raise_smem_once) and 2-CTA cluster
+// launch (cluster2_config, launch_cluster2); and, for the BF16
 // kernels (`wgmma`, `wgmma_persistent`, `wgmma_cluster`: wgk::bf16), the 128 x 256 x 64 tile, its
 // stage issue, one k tile's MMAs, the consumers' k loop and the guarded epilogue; for the 2-CTA
 // cluster kernels (`wgmma_cluster`, `wgmma_cluster_persistent`) the multicast copy, the arrival
@@ -14,8 +15,10 @@
 #pragma once
 
 #include <cuda.h>
+#include <cuda_runtime.h>
 
 #include <cstdint>
+#include <utility>
 
 #include "common/hopper.cuh"
 #include "common/hopper.hpp"
@@ -247,6 +250,34 @@ void raise_smem_once() {
   (void)raised;
 }
 
+// ---- host: the 2-CTA cluster launch (wgmma_cluster, wgmma_cluster_persistent) -----------------
+// A launch of `blocks` CTAs of `threads` in clusters of 2 along x; `attr` is the cluster-dimension
+// attribute's storage, which the returned config points at (it must outlive the config's use).
+inline cudaLaunchConfig_t cluster2_config(unsigned blocks, int threads, int smem,
+                                          cudaStream_t stream, cudaLaunchAttribute& attr) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(blocks);
+  cfg.blockDim = dim3(static_cast<unsigned>(threads));
+  cfg.dynamicSmemBytes = static_cast<std::size_t>(smem);
+  cfg.stream = stream;
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = 2;
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+// Launches `kernel` (args...) on `stream` as cluster2_config says (the caller checks the launch
+// with MEMLAB_CHECK_LAUNCH, which names the kernel).
+template <typename... Params, typename... Args>
+void launch_cluster2(void (*kernel)(Params...), unsigned blocks, int threads, int smem,
+                     cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute attr{};
+  const cudaLaunchConfig_t cfg = cluster2_config(blocks, threads, smem, stream, attr);
+  MEMLAB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...));
+}
+
 namespace bf16 {
 
 constexpr int kBM = 128, kBN = 256, kBK = 64, kStages = 4;
@@ -386,5 +417,6 @@ namespace bf16 {
 constexpr int kCluster = 2;                          // CTAs per cluster, along M
 constexpr std::uint16_t kMask = 0b11;                // multicast to both CTAs
 constexpr int kBBoxesPerRank = kBN / 64 / kCluster;  // 2 of B's four 64 x 64 boxes
+static_assert(kCluster == 2, "cluster2_config launches clusters of 2");
 }  // namespace bf16
 }  // namespace memlab::lessons::tensor_cores::wgk
