@@ -26,8 +26,8 @@
 // From wgmma_common.cuh: the CTA's prologue (wgk::cta_setup with 2 CTAs a cluster: `empty` counts
 // both CTAs' consumer warps, the cluster barrier replaces __syncthreads), the roles' starts, the
 // tile and cluster constants, one k tile's MMAs, the epilogue (wgk::bf16), the multicast copy and
-// the arrival on the peer's barrier (wgk); the stage issue and the k loop are this file's
-// (multicast, release to both CTAs).
+// the arrival on the peer's barrier, a stage's wait and announce (wgk::acquire_stage); the copies
+// of a stage and the k loop are this file's (multicast, release to both CTAs).
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -51,18 +51,13 @@ __device__ __forceinline__ void produce_cluster(const wgk::Cta& cta, const CUten
                                                 const CUtensorMap* b_map, wgk::TileCoord tile,
                                                 int rank) {
   for (int it = 0; it < cta.ktiles; ++it) {
-    const int s = it % kStages;
-    if (it >= kStages) {
-      hp::mbar_wait(&cta.empty[s], static_cast<std::uint32_t>((it / kStages - 1) & 1));
-    }
-    unsigned char* stage = cta.ring + s * kStageBytes;
-    hp::mbar_arrive_expect_tx(&cta.full[s], kStageBytes);
-    hp::tma_load_2d(stage, a_map, it * kBK, tile.tm * kBM, &cta.full[s]);
+    const wgk::Stage stage = wgk::acquire_stage<kStages, kStageBytes>(cta, it);
+    hp::tma_load_2d(stage.smem, a_map, it * kBK, tile.tm * kBM, stage.full);
 #pragma unroll
     for (int h = 0; h < kBBoxesPerRank; ++h) {
       const int j = kBBoxesPerRank * rank + h;
-      wgk::tma_load_2d_multicast(stage + kABytes + j * kBBox, b_map, tile.tn * kBN + 64 * j,
-                                 it * kBK, &cta.full[s], kMask);
+      wgk::tma_load_2d_multicast(stage.smem + kABytes + j * kBBox, b_map, tile.tn * kBN + 64 * j,
+                                 it * kBK, stage.full, kMask);
     }
   }
 }

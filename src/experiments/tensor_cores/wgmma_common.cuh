@@ -3,15 +3,15 @@
 // m64n256 wgmma's inline asm (MEMLAB_WGMMA_D128_TEXT / _OPERANDS), setmaxnreg; the warp-specialised
 // CTA's prologue (cta_setup: ring, barriers, thread split, tile counts, init + sync), its roles'
 // starts (producer_start, consumer_start: setmaxnreg 40 / 232, the maps' prefetch), the zeroed
-// accumulators and the wait before the epilogue (drain_mmas), so that each kernel keeps its tile
-// loop; the host's tensor maps (gemm_maps), smem opt-in (raise_smem_once) and 2-CTA cluster
-// launch (cluster2_config, launch_cluster2); and, for the BF16
-// kernels (`wgmma`, `wgmma_persistent`, `wgmma_cluster`: wgk::bf16), the 128 x 256 x 64 tile, its
-// stage issue, one k tile's MMAs, the consumers' k loop and the guarded epilogue; for the 2-CTA
-// cluster kernels (`wgmma_cluster`, `wgmma_cluster_persistent`) the multicast copy, the arrival
-// on a cluster peer's barrier and the cluster constants. Included only by
-// *_sm90a.cu files (compiled for sm_90a alone when the build targets sm_90; MEMLAB_WGMMA says
-// whether the bodies are real).
+// accumulators and the wait before the epilogue (drain_mmas), the producer's wait for a stage and
+// its announce (acquire_stage), so that each kernel keeps its tile loop; the host's tensor maps
+// (gemm_maps), smem opt-in (raise_smem_once) and 2-CTA cluster launch (cluster2_config,
+// launch_cluster2); and, for the BF16 kernels (`wgmma`, `wgmma_persistent`, `wgmma_cluster`:
+// wgk::bf16), the 128 x 256 x 64 tile, its stage issue, one k tile's MMAs, the consumers' k loop
+// and the guarded epilogue; for the 2-CTA cluster kernels (`wgmma_cluster`,
+// `wgmma_cluster_persistent`) the multicast copy, the arrival on a cluster peer's barrier and the
+// cluster constants. Included only by *_sm90a.cu files (compiled for sm_90a alone when the build
+// targets sm_90; MEMLAB_WGMMA says whether the bodies are real).
 #pragma once
 
 #include <cuda.h>
@@ -216,6 +216,25 @@ __device__ __forceinline__ void drain_mmas(float (&d)[N]) {
   fence_accumulators(d);
 }
 
+// The producer thread's stage issue for its k tile number `it` (counted over all the CTA's tiles):
+// stage it % Stages, waited for on `empty` only if filled before (it >= Stages; phase (it / Stages
+// - 1) & 1), then StageBytes announced on its `full`. The caller issues the stage's copies onto
+// `full`.
+struct Stage {
+  unsigned char* smem;  // the stage in the ring
+  std::uint64_t* full;  // its barrier, for the copies' bytes
+};
+template <int Stages, int StageBytes>
+__device__ __forceinline__ Stage acquire_stage(const Cta& cta, int it) {
+  const int s = it % Stages;
+  if (it >= Stages) {
+    hp::mbar_wait(&cta.empty[s], static_cast<std::uint32_t>((it / Stages - 1) & 1));
+  }
+  unsigned char* smem = cta.ring + s * StageBytes;
+  hp::mbar_arrive_expect_tx(&cta.full[s], StageBytes);
+  return {smem, &cta.full[s]};
+}
+
 // ---- the BF16 kernels: 128 x 256 x 64 tiles, 4 stages of 48 KiB ---------------------------------
 // Host side of every wgmma launcher: A (m x k, K-major) and B (k x n, N-major) as 2D tensor maps
 // with the 128-byte swizzle, boxes of box_k x box_m (A) and box_n x box_k (B) elements of
@@ -317,17 +336,12 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t 
 __device__ __forceinline__ void produce_tile(const Cta& cta, const CUtensorMap* a_map,
                                              const CUtensorMap* b_map, TileCoord tile, int& it) {
   for (int kt = 0; kt < cta.ktiles; ++kt, ++it) {
-    const int s = it % kStages;
-    if (it >= kStages) {
-      hp::mbar_wait(&cta.empty[s], static_cast<std::uint32_t>((it / kStages - 1) & 1));
-    }
-    unsigned char* stage = cta.ring + s * kStageBytes;
-    hp::mbar_arrive_expect_tx(&cta.full[s], kStageBytes);
-    hp::tma_load_2d(stage, a_map, kt * kBK, tile.tm * kBM, &cta.full[s]);
+    const Stage stage = acquire_stage<kStages, kStageBytes>(cta, it);
+    hp::tma_load_2d(stage.smem, a_map, kt * kBK, tile.tm * kBM, stage.full);
 #pragma unroll
     for (int j = 0; j < kBN / 64; ++j) {
-      hp::tma_load_2d(stage + kABytes + j * kBBox, b_map, tile.tn * kBN + 64 * j, kt * kBK,
-                      &cta.full[s]);
+      hp::tma_load_2d(stage.smem + kABytes + j * kBBox, b_map, tile.tn * kBN + 64 * j, kt * kBK,
+                      stage.full);
     }
   }
 }

@@ -96,17 +96,12 @@ __device__ __forceinline__ void produce_tile(const wgk::Cta& cta, const CUtensor
                                              const CUtensorMap* b_map, wgk::TileCoord tile,
                                              int& it) {
   for (int kt = 0; kt < cta.ktiles; ++kt, ++it) {
-    const int s = it % kStages;
-    if (it >= kStages) {
-      hp::mbar_wait(&cta.empty[s], static_cast<std::uint32_t>((it / kStages - 1) & 1));
-    }
-    unsigned char* stage = cta.ring + s * kStageBytes;
-    hp::mbar_arrive_expect_tx(&cta.full[s], kStageBytes);
-    hp::tma_load_2d(stage, a_map, kt * kBK, tile.tm * kBM, &cta.full[s]);
+    const wgk::Stage stage = wgk::acquire_stage<kStages, kStageBytes>(cta, it);
+    hp::tma_load_2d(stage.smem, a_map, kt * kBK, tile.tm * kBM, stage.full);
 #pragma unroll
     for (int j = 0; j < kBN / 32; ++j) {
-      hp::tma_load_2d(stage + kABytes + j * kBBox, b_map, tile.tn * kBN + 32 * j, kt * kBK,
-                      &cta.full[s]);
+      hp::tma_load_2d(stage.smem + kABytes + j * kBBox, b_map, tile.tn * kBN + 32 * j, kt * kBK,
+                      stage.full);
     }
   }
 }
