@@ -7,11 +7,11 @@
 // its announce (acquire_stage), so that each kernel keeps its tile loop; the host's tensor maps
 // (gemm_maps), smem opt-in (raise_smem_once) and 2-CTA cluster launch (cluster2_config,
 // launch_cluster2); and, for the BF16 kernels (`wgmma`, `wgmma_persistent`, `wgmma_cluster`:
-// wgk::bf16), the 128 x 256 x 64 tile, its stage issue, one k tile's MMAs, the consumers' k loop
-// and the guarded epilogue; for the 2-CTA cluster kernels (`wgmma_cluster`,
-// `wgmma_cluster_persistent`) the multicast copy, the arrival on a cluster peer's barrier and the
-// cluster constants. Included only by *_sm90a.cu files (compiled for sm_90a alone when the build
-// targets sm_90; MEMLAB_WGMMA says whether the bodies are real).
+// wgk::bf16), the 128 x 256 x 64 tile, its stage issue, the persistent producer's walk
+// (produce_tiles), one k tile's MMAs, the consumers' k loop and the guarded epilogue; for the 2-CTA
+// cluster kernels (`wgmma_cluster`, `wgmma_cluster_persistent`) the multicast copy, the arrival on
+// a cluster peer's barrier and the cluster constants. Included only by *_sm90a.cu files (compiled
+// for sm_90a alone when the build targets sm_90; MEMLAB_WGMMA says whether the bodies are real).
 #pragma once
 
 #include <cuda.h>
@@ -342,6 +342,20 @@ __device__ __forceinline__ void produce_tile(const Cta& cta, const CUtensorMap* 
     for (int j = 0; j < kBN / 64; ++j) {
       hp::tma_load_2d(stage.smem + kABytes + j * kBBox, b_map, tile.tn * kBN + 64 * j, kt * kBK,
                       stage.full);
+    }
+  }
+}
+
+// The producer warpgroup of a persistent CTA (`wgmma_persistent`, `wgmma_tma_store`):
+// producer_start, then thread 0 issues the k tiles of the block tiles first, first + step, ... <
+// tiles (in the grouped raster), `it` running on across them (the consumers count alike).
+__device__ __forceinline__ void produce_tiles(const Cta& cta, const CUtensorMap* a_map,
+                                              const CUtensorMap* b_map, int first, int step,
+                                              int tiles) {
+  if (producer_start(cta, a_map, b_map)) {  // thread 0 issues the copies
+    int it = 0;                             // k tiles issued by this CTA so far, over all its tiles
+    for (int id = first; id < tiles; id += step) {
+      produce_tile(cta, a_map, b_map, raster(id, cta.tiles_m, cta.tiles_n, kGroupM), it);
     }
   }
 }

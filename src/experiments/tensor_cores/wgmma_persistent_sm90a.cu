@@ -29,8 +29,9 @@
 // k loop, the last one after wait_group 0), 8 warp arrivals each; a CTA with no tiles (not
 // launched: grid <= tiles) would skip both loops. `max_ctas` (tests) caps the grid so that each CTA
 // walks several tiles and the ring wraps across tile boundaries.
-// The CTA's prologue and roles' starts (wgk::cta_setup, producer_start, consumer_start) and the
-// per-tile pieces (stage issue, k loop, epilogue: wgk::bf16) are wgmma_common.cuh's, as in `wgmma`.
+// The CTA's prologue and roles' starts (wgk::cta_setup, producer_start, consumer_start), the
+// producer's walk over its tiles (wgk::bf16::produce_tiles) and the per-tile pieces (stage issue,
+// k loop, epilogue: wgk::bf16) are wgmma_common.cuh's, as in `wgmma`.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -59,12 +60,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tiles = cta.tiles_m * cta.tiles_n;
   const int first = static_cast<int>(blockIdx.x), step = static_cast<int>(gridDim.x);
   if (cta.wg == 0) {
-    if (wgk::producer_start(cta, &a_map, &b_map)) {  // thread 0 issues the copies
-      int it = 0;  // k tiles issued by this CTA so far, over all its tiles
-      for (int id = first; id < tiles; id += step) {
-        produce_tile(cta, &a_map, &b_map, wgk::raster(id, cta.tiles_m, cta.tiles_n, kGroupM), it);
-      }
-    }
+    produce_tiles(cta, &a_map, &b_map, first, step, tiles);
   } else {
     wgk::consumer_start();
     const int half = cta.wg - 1;  // rows 64 half .. 64 half + 63 of the block tile

@@ -193,12 +193,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tiles = cta.tiles_m * cta.tiles_n;
   const int first = static_cast<int>(blockIdx.x), step = static_cast<int>(gridDim.x);
   if (cta.wg == 0) {
-    if (wgk::producer_start(cta, &a_map, &b_map)) {  // thread 0 issues the copies
-      int it = 0;  // k tiles issued by this CTA so far, over all its tiles
-      for (int id = first; id < tiles; id += step) {
-        produce_tile(cta, &a_map, &b_map, wgk::raster(id, cta.tiles_m, cta.tiles_n, kGroupM), it);
-      }
-    }
+    produce_tiles(cta, &a_map, &b_map, first, step, tiles);
   } else {
     wgk::consumer_start();
     const int half = cta.wg - 1;  // rows 64 half .. 64 half + 63 of the block tile
