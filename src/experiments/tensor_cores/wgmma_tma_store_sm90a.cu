@@ -153,33 +153,30 @@ __device__ __forceinline__ void store_chunk(const CUtensorMap* c_map, unsigned c
   ++chunks;
 }
 
+// Chunks C .. 7 of the warpgroup's tile, chunk c from column col + 32 c: unrolled through the
+// template (the accumulators' registers must be static); a chunk starting past n ends the tile
+// (every later chunk starts past n too).
+template <int C>
+__device__ __forceinline__ void store_chunks(const CUtensorMap* c_map, unsigned char* staging,
+                                             const float (&d)[128], int col, int row0, int n,
+                                             int bar, const wgk::Cta& cta, int& chunks) {
+  static_assert(kBN / kChunkCols == 8, "eight chunks of 32 columns per tile");
+  if (col + C * kChunkCols >= n) return;
+  store_chunk<C>(c_map, staging, d, col + C * kChunkCols, row0, bar, cta, chunks);
+  if constexpr (C + 1 < kBN / kChunkCols) {
+    store_chunks<C + 1>(c_map, staging, d, col, row0, n, bar, cta, chunks);
+  }
+}
+
 // Consumer warpgroup `half`'s 64 x 256 of the tile to C through its staging buffers, chunk by
-// chunk along n; what lies past C is skipped (the warpgroup's rows) or clipped by the engine.
+// chunk along n; what lies past C is skipped (the warpgroup's rows, the chunks past n) or clipped
+// by the engine.
 __device__ __forceinline__ void store_tile_tma(const CUtensorMap* c_map, unsigned char* staging,
                                                const float (&d)[128], wgk::TileCoord tile, int half,
                                                const wgk::Cta& cta, int m, int n, int& chunks) {
   const int row0 = tile.tm * kBM + half * kChunkRows;
   if (row0 >= m) return;  // uniform in the warpgroup: it skips its barriers as a whole
-  const int col = tile.tn * kBN, bar = 1 + half;
-  // Unrolled by hand through the template (the accumulators' registers must be static); each
-  // chunk starting past n ends the tile (every later chunk starts past n too).
-  if (col >= n) return;
-  store_chunk<0>(c_map, staging, d, col, row0, bar, cta, chunks);
-  if (col + 1 * kChunkCols >= n) return;
-  store_chunk<1>(c_map, staging, d, col + 1 * kChunkCols, row0, bar, cta, chunks);
-  if (col + 2 * kChunkCols >= n) return;
-  store_chunk<2>(c_map, staging, d, col + 2 * kChunkCols, row0, bar, cta, chunks);
-  if (col + 3 * kChunkCols >= n) return;
-  store_chunk<3>(c_map, staging, d, col + 3 * kChunkCols, row0, bar, cta, chunks);
-  if (col + 4 * kChunkCols >= n) return;
-  store_chunk<4>(c_map, staging, d, col + 4 * kChunkCols, row0, bar, cta, chunks);
-  if (col + 5 * kChunkCols >= n) return;
-  store_chunk<5>(c_map, staging, d, col + 5 * kChunkCols, row0, bar, cta, chunks);
-  if (col + 6 * kChunkCols >= n) return;
-  store_chunk<6>(c_map, staging, d, col + 6 * kChunkCols, row0, bar, cta, chunks);
-  if (col + 7 * kChunkCols >= n) return;
-  store_chunk<7>(c_map, staging, d, col + 7 * kChunkCols, row0, bar, cta, chunks);
-  static_assert(kBN / kChunkCols == 8, "eight chunks of 32 columns per tile");
+  store_chunks<0>(c_map, staging, d, tile.tn * kBN, row0, n, 1 + half, cta, chunks);
 }
 
 __global__ void __launch_bounds__(kThreads, 1)
