@@ -73,6 +73,7 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"transpose", "tile_copy"},
                            {"transpose", "tile64_s"},
                            {"transpose", "tile64_s_full"},
+                           {"transpose", "tile64_s_rows"},
                            {"smem_reverse", "global_f4"}};
 
 bool planned(const Plan& plan, const std::string& variant) {

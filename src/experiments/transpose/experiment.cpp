@@ -113,6 +113,7 @@ Model model_of(Variant v) {
     case Variant::Tile64F4G32:
     case Variant::Tile64S:
     case Variant::Tile64SFull:
+    case Variant::Tile64SRows:
     case Variant::Tile128F4:
     case Variant::Tile64F4Pipe:
     case Variant::Tma:
@@ -179,9 +180,10 @@ bench::Experiment make() {
       // 16, 1156 x 600 19 x 10, 260 x 132 5 x 3, ...).
       .test_point({{"rows", "2500"}, {"cols", "2052"}})
       .test_point({{"rows", "2050"}, {"cols", "2500"}})
-      // tile64_s and tile64_s_full (round six c): guarded scalar accesses only, no float4 path;
-      // clipped tiles at every point not a multiple of 64 (33 x 65: the last tile col has half 0
-      // 1 col wide, half 1 empty; 4097 x 31: half 0 31 wide, half 1 empty; 1000 x 999, 129 x 257,
+      // tile64_s, tile64_s_full (round six c) and tile64_s_rows (six d): guarded scalar accesses
+      // only, no float4 path; clipped tiles at every point not a multiple of 64 (33 x 65: the last
+      // tile col has half 0 1 col wide, half 1 empty; 4097 x 31: half 0 31 wide, half 1 empty; 1000
+      // x 999, 129 x 257,
       // ...).
       .validate(validate)
       .bytes(useful)

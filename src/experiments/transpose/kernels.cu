@@ -156,6 +156,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::Tile64SFull:
       launch_tile64_s_full(in, out, rows, cols, s);
       return;
+    case Variant::Tile64SRows:
+      launch_tile64_s_rows(in, out, rows, cols, s);
+      return;
     case Variant::Tile128F4:
       launch_tile128_f4(in, out, rows, cols, s);
       return;

@@ -56,6 +56,7 @@ enum class Variant {
   // Round six c (kernels_scalar.cu): tile64_s with the whole 64 x 65-float tile (16.6 KiB) and
   // one barrier.
   Tile64SFull,
+  Tile64SRows,
   // Round five (kernels_tile128.cu, issue 23): 128 x 128 tiles (128 x 129 floats, 64.5 KiB of
   // dynamic shared memory, 3 blocks per SM), 512 threads with 8 float4 loads in flight each and
   // 8 float4 stores: 512-byte runs per block and row each way (tile64_f4: 256 B); tile64_f4's
@@ -133,6 +134,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
     {Variant::Tile64S, "tile64_s",
      "cuBLAS's shape: 64x64 tile, scalar 128-B-line accesses, two 32-column halves in 64x33"},
     {Variant::Tile64SFull, "tile64_s_full", "tile64_s with the whole 64x65 tile and one barrier"},
+    {Variant::Tile64SRows, "tile64_s_rows",
+     "tile64_s split by in rows, cuBLAS's way: a 32x65 buffer, 64 out rows x 128 B per half"},
     {Variant::Tile128F4, "tile128_f4",
      "128 x 129 tile (64.5 KiB, 3 blocks per SM), 512 threads x 8 float4: 512-byte runs"},
     {Variant::Tile64F4Pipe, "tile64_f4_pipe",
@@ -167,6 +170,7 @@ void launch_tile64_g32(const float* in, float* out, int rows, int cols, cudaStre
 // The Tile64S and Tile64SFull variants (kernels_scalar.cu); any rows, cols.
 void launch_tile64_s(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_s_full(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+void launch_tile64_s_rows(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tile64F4Pipe variant (kernels_pipe.cu); any rows, cols.
 void launch_tile64_pipe(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tile128F4 variant (kernels_tile128.cu); any rows, cols.

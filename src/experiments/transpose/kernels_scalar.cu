@@ -35,6 +35,16 @@
 //   distinct; read tile[tx + 32 m][c], c = ty + 8 k (k < 8), m < 2 (16 LDS): bank
 //   (lane + 32 m + c) mod 32 = (lane + c) mod 32, distinct. Conflict free both ways.
 //
+// `tile64_s_rows` (round six d, cuBLAS's split read off its SASS through ncu's source page): the
+// same loads, the tile in two halves of IN ROWS through one 32 x 65-float buffer (8320 B, cuBLAS's
+// figure): half h = in rows r0 + 32 h .. + 32, i.e. v[j][4 h .. 4 h + 3].
+//   store: buf[ty + 8 i][32 j + tx] = v[j][4 h + i], i < 4, j < 2 (8 STS): bank (r + lane) mod 32,
+//     distinct. __syncthreads; read: out row c0 + c, c = ty + 8 k (k < 8: every out row of the
+//     tile), out col r0 + 32 h + tx = buf[tx][c] (8 LDS: bank (lane + c) mod 32, distinct), 8 STG
+//     of 128 B each. __syncthreads before half 1 overwrites. Barriers: 3 per tile, as tile64_s.
+//   What differs from tile64_s: per half the block writes all 64 of its out rows, 128 B each, and
+//   each out row gets its second 128 B one barrier later (tile64_s: 32 out rows x 256 B per half).
+//
 // Napkin math: 16 independent 4-byte loads per thread before the first barrier: bytes in flight
 // per SM = 8 blocks x 256 threads x 16 x 4 B = 128 KiB (tile64_f4: the same 128 KiB as 4 float4;
 // Little's law wants ~25 KB per SM at 4.3 TB/s). Shared memory 8.4 KB per block (tile64_s:
@@ -62,6 +72,48 @@ namespace {
 
 constexpr int kS = 64;  // tile side
 constexpr int kThreads = 256;
+
+// tile64_s_rows: the tile in two halves of in rows through a 32 x 65 buffer (see the header).
+// ptxas: 40 registers, 0 spills (6 blocks of 256 threads per SM; cuBLAS's kernel: 32, 8 blocks);
+// bounded to 8 or 6 blocks per SM it spills (24 and 8 bytes), so it is left unbounded.
+__global__ void __launch_bounds__(kThreads)
+    tile64_rows(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+  constexpr int kP = kS + 1;  // 65: 1 mod 32
+  __shared__ float buf[(kS / 2) * kP];
+  const int tx = static_cast<int>(threadIdx.x) % 32, ty = static_cast<int>(threadIdx.x) / 32;
+  const int r0 = static_cast<int>(blockIdx.y) * kS, c0 = static_cast<int>(blockIdx.x) * kS;
+  // One 64-bit base per thread and side; the rest are 32-bit offsets from it (the 16 loads'
+  // and 16 stores' addresses otherwise take 44 registers, 5 blocks per SM).
+  const float* src = in + at(r0 + ty, c0 + tx, cols);
+  float* dst = out + at(c0 + ty, r0 + tx, rows);  // out row c0 + ty, col r0 + tx
+  float v[2][8];
+#pragma unroll
+  for (int j = 0; j < 2; ++j) {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const int r = r0 + ty + 8 * i, c = c0 + 32 * j + tx;
+      v[j][i] =
+          (r < rows && c < cols) ? src[static_cast<std::size_t>(8 * i) * cols + 32 * j] : 0.0f;
+    }
+  }
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    if (h == 1) __syncthreads();  // half 0's reads are done before half 1 overwrites
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) buf[(ty + 8 * i) * kP + 32 * j + tx] = v[j][4 * h + i];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const int c = ty + 8 * k;        // out row c0 + c
+      const int r = r0 + 32 * h + tx;  // out col
+      if (c0 + c < cols && r < rows)
+        dst[static_cast<std::size_t>(8 * k) * rows + 32 * h] = buf[tx * kP + c];
+    }
+  }
+}
 
 template <bool Full>
 __global__ void __launch_bounds__(kThreads)
@@ -118,11 +170,14 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+dim3 scalar_grid(int rows, int cols) {
+  return dim3(blocks_for(static_cast<std::size_t>(cols), kS),
+              blocks_for(static_cast<std::size_t>(rows), kS));
+}
+
 template <bool Full>
 void launch_scalar(const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  const dim3 grid(blocks_for(static_cast<std::size_t>(cols), kS),
-                  blocks_for(static_cast<std::size_t>(rows), kS));
-  tile64_scalar<Full><<<grid, kThreads, 0, s>>>(in, out, rows, cols);
+  tile64_scalar<Full><<<scalar_grid(rows, cols), kThreads, 0, s>>>(in, out, rows, cols);
 }
 
 }  // namespace
@@ -135,6 +190,11 @@ void launch_tile64_s(const float* in, float* out, int rows, int cols, cudaStream
 void launch_tile64_s_full(const float* in, float* out, int rows, int cols, cudaStream_t s) {
   launch_scalar<true>(in, out, rows, cols, s);
   MEMLAB_CHECK_LAUNCH(tile64_s_full);
+}
+
+void launch_tile64_s_rows(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  tile64_rows<<<scalar_grid(rows, cols), kThreads, 0, s>>>(in, out, rows, cols);
+  MEMLAB_CHECK_LAUNCH(tile64_s_rows);
 }
 
 }  // namespace memlab::lessons::transpose
