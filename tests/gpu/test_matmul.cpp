@@ -40,7 +40,7 @@ void expect_exact_for(const std::vector<Variant>& kernels, bool with_cublas) {
                         {512, 256, 224}};
   Stream stream;
   std::unique_ptr<CublasHandle> cublas;  // cuBLAS is opened at run time (common/cublas.hpp)
-  if (with_cublas) cublas = std::make_unique<CublasHandle>();
+  if (with_cublas) cublas = std::make_unique<CublasHandle>(kSgemmMath);
   for (const Size& s : sizes) {
     const auto m = static_cast<std::size_t>(s.m), n = static_cast<std::size_t>(s.n),
                k = static_cast<std::size_t>(s.k);

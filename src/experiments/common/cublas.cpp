@@ -106,4 +106,14 @@ void cublas_check(cublasStatus_t status, const char* call) {
   }
 }
 
+CublasHandle::CublasHandle(std::optional<cublasMath_t> math) {
+  const CublasApi& b = require_cublas();
+  cublas_check(b.create(&handle_), "cublasCreate");
+  if (math) cublas_check(b.set_math_mode(handle_, *math), "cublasSetMathMode");
+}
+
+CublasHandle::~CublasHandle() {
+  if (handle_ != nullptr) cublas_api()->destroy(handle_);
+}
+
 }  // namespace memlab::lessons

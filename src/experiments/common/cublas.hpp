@@ -9,6 +9,7 @@
 
 #include <cublas_v2.h>
 
+#include <optional>
 #include <string>
 
 namespace memlab::lessons {
@@ -43,5 +44,21 @@ std::string cublas_unavailable_reason();
 const CublasApi& require_cublas();
 // Throws std::runtime_error("CALL: cuBLAS's message") for a status other than success.
 void cublas_check(cublasStatus_t status, const char* call);
+
+// Owns a cuBLAS handle, the lessons' vendor lines' (matmul, tensor_cores, transpose): created
+// through require_cublas() (so it throws bench::SkipPoint where cuBLAS is not installed), and
+// `math`, where given, set on it at once (matmul: CUBLAS_PEDANTIC_MATH; tensor_cores and transpose
+// set none and keep the library's default).
+class CublasHandle {
+ public:
+  explicit CublasHandle(std::optional<cublasMath_t> math = std::nullopt);
+  ~CublasHandle();
+  CublasHandle(const CublasHandle&) = delete;
+  CublasHandle& operator=(const CublasHandle&) = delete;
+  cublasHandle_t get() const { return handle_; }
+
+ private:
+  cublasHandle_t handle_ = nullptr;
+};
 
 }  // namespace memlab::lessons

@@ -101,7 +101,7 @@ State setup(const Params& p, std::uint64_t seed) {
   fill_uniform(st.b.get(), k * n, seed + 1, -1.0f, 1.0f, nullptr);
   // cuBLAS where it is installed (common/cublas.hpp): the vendor line, the full reference at
   // large sizes and the pct_cublas figure. Without it those are left out.
-  if (cublas_available()) st.cublas = std::make_unique<CublasHandle>();
+  if (cublas_available()) st.cublas = std::make_unique<CublasHandle>(kSgemmMath);
   for (std::size_t i = 0; i < std::size(kVariants); ++i) {
     st.rings.push_back(std::make_unique<EventRing>());
   }

@@ -4,16 +4,6 @@
 
 namespace memlab::lessons::matmul {
 
-CublasHandle::CublasHandle() {
-  const CublasApi& b = require_cublas();
-  cublas_check(b.create(&handle_), "cublasCreate");
-  cublas_check(b.set_math_mode(handle_, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
-}
-
-CublasHandle::~CublasHandle() {
-  if (handle_ != nullptr) cublas_api()->destroy(handle_);
-}
-
 void cublas_sgemm(cublasHandle_t handle, const float* A, const float* B, float* C, int M, int N,
                   int K, cudaStream_t stream) {
   const CublasApi& b = require_cublas();

@@ -3,21 +3,13 @@
 
 #include <cublas_v2.h>
 
+#include "common/cublas.hpp"
+
 namespace memlab::lessons::matmul {
 
-// Owns a cuBLAS handle with CUBLAS_PEDANTIC_MATH (cuBLAS opened at run time: common/cublas.hpp;
-// throws bench::SkipPoint where it is not installed).
-class CublasHandle {
- public:
-  CublasHandle();
-  ~CublasHandle();
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
+// The math mode of the handle cublas_sgemm takes (a CublasHandle, common/cublas.hpp): pedantic
+// FP32, no TF32 and no tensor cores.
+inline constexpr cublasMath_t kSgemmMath = CUBLAS_PEDANTIC_MATH;
 
 // Row-major C = A B through the column-major library: C^T = B^T A^T, i.e. sgemm(N, M, K) with B
 // as the left operand. Binds the handle to `stream` first.

@@ -110,7 +110,7 @@ struct State {
   DeviceBuffer<std::uint16_t> a16, b16;
   DeviceBuffer<float> a32, b32, c;
   Reference ref;
-  std::unique_ptr<Cublas> cublas;
+  std::unique_ptr<CublasHandle> cublas;
 };
 
 State setup(const Params& p, std::uint64_t seed) {
@@ -156,7 +156,7 @@ State setup(const Params& p, std::uint64_t seed) {
   const double macs = static_cast<double>(st.g.m) * st.g.n * st.g.k;
   const std::size_t samples = macs <= static_cast<double>(kFullCheckMacs) ? 0 : kSamples;
   st.ref = reference_at(ha, st.g.lda, hb, st.g.ldb, st.g.m, st.g.n, st.g.k, samples, seed);
-  if (cublas_available()) st.cublas = std::make_unique<Cublas>();  // else `cublas` is skipped
+  if (cublas_available()) st.cublas = std::make_unique<CublasHandle>();  // else `cublas` is skipped
   return st;
 }
 
@@ -191,9 +191,9 @@ void run(State& st, Variant v, cudaStream_t s) {
     case Variant::kCublas:
       if (!st.cublas) throw bench::SkipPoint(kCublasMissing);
       if (st.dtype == DType::kBf16) {
-        st.cublas->gemm_bf16(st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
+        cublas_gemm_bf16(st.cublas->get(), st.a16.get(), st.b16.get(), st.c.get(), st.g, s);
       } else {
-        st.cublas->gemm_tf32(st.a32.get(), st.b32.get(), st.c.get(), st.g, s);
+        cublas_gemm_tf32(st.cublas->get(), st.a32.get(), st.b32.get(), st.c.get(), st.g, s);
       }
       return;
   }

@@ -17,22 +17,14 @@ void gemm_ex(cublasHandle_t h, const void* a, const void* b, float* c, const Gem
 
 }  // namespace
 
-Cublas::Cublas() {
-  cublas_check(require_cublas().create(&handle_), "cublasCreate");
+void cublas_gemm_bf16(cublasHandle_t handle, const void* a, const void* b, float* c, const Gemm& g,
+                      cudaStream_t s) {
+  gemm_ex(handle, a, b, c, g, CUDA_R_16BF, CUBLAS_COMPUTE_32F, s);
 }
 
-Cublas::~Cublas() {
-  if (handle_ != nullptr) cublas_api()->destroy(handle_);
-}
-
-void Cublas::gemm_bf16(const void* a, const void* b, float* c, const Gemm& g,
-                       cudaStream_t s) const {
-  gemm_ex(handle_, a, b, c, g, CUDA_R_16BF, CUBLAS_COMPUTE_32F, s);
-}
-
-void Cublas::gemm_tf32(const float* a, const float* b, float* c, const Gemm& g,
-                       cudaStream_t s) const {
-  gemm_ex(handle_, a, b, c, g, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, s);
+void cublas_gemm_tf32(cublasHandle_t handle, const float* a, const float* b, float* c,
+                      const Gemm& g, cudaStream_t s) {
+  gemm_ex(handle, a, b, c, g, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, s);
 }
 
 }  // namespace memlab::lessons::tensor_cores

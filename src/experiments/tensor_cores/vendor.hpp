@@ -3,23 +3,16 @@
 
 #include <cublas_v2.h>
 
+#include "common/cublas.hpp"
 #include "tensor_cores/kernels.cuh"
 
 namespace memlab::lessons::tensor_cores {
 
-class Cublas {
- public:
-  Cublas();
-  ~Cublas();
-  Cublas(const Cublas&) = delete;
-  Cublas& operator=(const Cublas&) = delete;
-
-  // Row-major C = A B through the column-major library: C^T = B^T A^T (B as the left operand).
-  void gemm_bf16(const void* a, const void* b, float* c, const Gemm& g, cudaStream_t s) const;
-  void gemm_tf32(const float* a, const float* b, float* c, const Gemm& g, cudaStream_t s) const;
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
+// Row-major C = A B through the column-major library: C^T = B^T A^T (B as the left operand).
+// `handle`: a CublasHandle (common/cublas.hpp), default math (the compute type picks TF32).
+void cublas_gemm_bf16(cublasHandle_t handle, const void* a, const void* b, float* c, const Gemm& g,
+                      cudaStream_t s);
+void cublas_gemm_tf32(cublasHandle_t handle, const float* a, const float* b, float* c,
+                      const Gemm& g, cudaStream_t s);
 
 }  // namespace memlab::lessons::tensor_cores

@@ -47,10 +47,9 @@
 // barrier.
 #include <cuda_runtime.h>
 
-#include <algorithm>
-
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
+#include "transpose/persistent.cuh"
 #include "transpose/tile_io.cuh"
 
 namespace memlab::lessons::transpose {
@@ -69,17 +68,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   __shared__ float smem[2 * kT * kP];  // two 64 x 65 tiles, 33,280 B
   const int t = static_cast<int>(threadIdx.x), lane = t % 32, warp = t / 32;
   const int j = lane % 8 + 8 * (warp % 2), q = lane / 8 + 4 * (warp / 2);
-  const int stride = static_cast<int>(gridDim.x);
-  int i = static_cast<int>(blockIdx.x);
-  if (i >= tiles) return;  // the launch clamps the grid to the tiles; kept for any grid
-  TileAt cur = tile_at<kT>(i, tiles_c, rows, cols, vec);
+  TileWalk<kT> walk(tiles_c, tiles, rows, cols, vec);
+  if (walk.idle()) return;
   float4 v[kSteps];
-  if (cur.fast) load_rows_f4<kSteps, kStep>(v, in, cur.r0, cur.c0, q, j, cols);
+  TileAt cur = walk.first<kSteps, kStep>(v, in, q, j);
   for (int s = 0;; s ^= 1) {
     float* tile = smem + s * (kT * kP);
-    const int n = i + stride;  // < 2 tiles: tiles < 2^20 for rows * cols <= 2^31
-    const bool more = n < tiles;
-    const TileAt next = more ? tile_at<kT>(n, tiles_c, rows, cols, vec) : TileAt{0, 0, false};
+    const bool more = walk.more();
+    const TileAt next = more ? walk.next() : TileAt{0, 0, false};
     if (cur.fast) {
       rows_to_tile<kSteps, kStep, kP>(v, tile, q, j);
     } else {
@@ -107,7 +103,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
       }
     }
     if (!more) break;
-    i = n;
+    walk.advance();
     cur = next;
   }
 }
@@ -116,11 +112,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
 void launch_tile64_pipe(const float* in, float* out, int rows, int cols, cudaStream_t s) {
   static const unsigned resident = resident_blocks(tile64_f4_pipe, kThreads);
-  const unsigned tiles_c = blocks_for(static_cast<std::size_t>(cols), kT);
-  const unsigned tiles = tiles_c * blocks_for(static_cast<std::size_t>(rows), kT);
-  const bool vec = rows % 4 == 0 && cols % 4 == 0;
-  tile64_f4_pipe<<<std::min(resident, tiles), kThreads, 0, s>>>(
-      in, out, rows, cols, static_cast<int>(tiles_c), static_cast<int>(tiles), vec);
+  const PersistentGrid g = persistent_grid<kT>(resident, rows, cols);
+  tile64_f4_pipe<<<g.blocks, kThreads, 0, s>>>(in, out, rows, cols, g.tiles_c, g.tiles, g.vec);
   MEMLAB_CHECK_LAUNCH(tile64_f4_pipe);
 }
 

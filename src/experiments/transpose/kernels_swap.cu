@@ -100,10 +100,9 @@
 // uses the same rule.
 #include <cuda_runtime.h>
 
-#include <algorithm>
-
 #include "common/launch.hpp"
 #include "transpose/kernels.cuh"
+#include "transpose/persistent.cuh"
 #include "transpose/raster.cuh"
 #include "transpose/tile_io.cuh"
 
@@ -234,17 +233,13 @@ __global__ void __launch_bounds__(kPipeThreads, kPipeMinBlocks)
                    int tiles_c, int tiles, bool vec) {
   const int t = static_cast<int>(threadIdx.x), lane = t % 32, warp = t / 32;
   const int j = lane % 8 + 8 * (warp % 2), q = lane / 8 + 4 * (warp / 2);
-  const int stride = static_cast<int>(gridDim.x);
-  int i = static_cast<int>(blockIdx.x);
-  if (i >= tiles) return;  // the launch clamps the grid to the tiles; kept for any grid
-  TileAt cur = tile_at<kPipeTile>(i, tiles_c, rows, cols, vec);
+  TileWalk<kPipeTile> walk(tiles_c, tiles, rows, cols, vec);
+  if (walk.idle()) return;
   float4 a[kPipeSteps];
-  if (cur.fast) load_rows_f4<kPipeSteps, kPipeStep>(a, in, cur.r0, cur.c0, q, j, cols);
+  TileAt cur = walk.first<kPipeSteps, kPipeStep>(a, in, q, j);
   for (;;) {
-    const int n = i + stride;  // < 2 tiles: tiles < 2^20 for rows * cols <= 2^31
-    const bool more = n < tiles;
-    const TileAt next =
-        more ? tile_at<kPipeTile>(n, tiles_c, rows, cols, vec) : TileAt{0, 0, false};
+    const bool more = walk.more();
+    const TileAt next = more ? walk.next() : TileAt{0, 0, false};
     float4 b[kPipeSteps];
     if (next.fast) load_rows_f4<kPipeSteps, kPipeStep>(b, in, next.r0, next.c0, q, j, cols);
     if (cur.fast) {
@@ -254,7 +249,7 @@ __global__ void __launch_bounds__(kPipeThreads, kPipeMinBlocks)
       swap_elements<kPipeTile, kPipeThreads, true>(in, out, rows, cols, cur.r0, cur.c0, t);
     }
     if (!more) break;
-    i = n;
+    walk.advance();
     cur = next;
     if (cur.fast) {
 #pragma unroll
@@ -280,11 +275,8 @@ void launch_tile_swap(const float* in, float* out, int rows, int cols, cudaStrea
 
 void launch_tile_swap_pipe(const float* in, float* out, int rows, int cols, cudaStream_t s) {
   static const unsigned resident = resident_blocks(tile_swap_pipe, kPipeThreads);
-  const unsigned tiles_c = blocks_for(static_cast<std::size_t>(cols), kPipeTile);
-  const unsigned tiles = tiles_c * blocks_for(static_cast<std::size_t>(rows), kPipeTile);
-  const bool vec = rows % 4 == 0 && cols % 4 == 0;
-  tile_swap_pipe<<<std::min(resident, tiles), kPipeThreads, 0, s>>>(
-      in, out, rows, cols, static_cast<int>(tiles_c), static_cast<int>(tiles), vec);
+  const PersistentGrid g = persistent_grid<kPipeTile>(resident, rows, cols);
+  tile_swap_pipe<<<g.blocks, kPipeThreads, 0, s>>>(in, out, rows, cols, g.tiles_c, g.tiles, g.vec);
   MEMLAB_CHECK_LAUNCH(tile_swap_pipe);
 }
 

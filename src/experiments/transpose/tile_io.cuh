@@ -67,17 +67,4 @@ __device__ __forceinline__ void tile_columns_to_out(const float* tile, float* __
   }
 }
 
-// The persistent tile kernels (tile_swap_pipe, tile64_f4_pipe): tile i of a T x T tiling in
-// row-major tile order (tiles_c tiles per tile row), its origin and whether the float4 path takes
-// it (`vec`: rows and cols multiples of 4, and the tile whole inside the matrix).
-struct TileAt {
-  int r0, c0;
-  bool fast;
-};
-template <int T>
-__device__ __forceinline__ TileAt tile_at(int i, int tiles_c, int rows, int cols, bool vec) {
-  const int r0 = i / tiles_c * T, c0 = i % tiles_c * T;
-  return {r0, c0, vec && r0 + T <= rows && c0 + T <= cols};
-}
-
 }  // namespace memlab::lessons::transpose

@@ -4,14 +4,6 @@
 
 namespace memlab::lessons::transpose {
 
-CublasHandle::CublasHandle() {
-  cublas_check(require_cublas().create(&handle_), "cublasCreate");
-}
-
-CublasHandle::~CublasHandle() {
-  if (handle_ != nullptr) cublas_api()->destroy(handle_);
-}
-
 void cublas_transpose(cublasHandle_t handle, const float* in, float* out, int rows, int cols,
                       cudaStream_t stream) {
   const CublasApi& b = require_cublas();

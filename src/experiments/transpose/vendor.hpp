@@ -4,22 +4,11 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include "common/cublas.hpp"
+
 namespace memlab::lessons::transpose {
 
-// Owns a cuBLAS handle (cuBLAS opened at run time: common/cublas.hpp; throws bench::SkipPoint
-// where it is not installed).
-class CublasHandle {
- public:
-  CublasHandle();
-  ~CublasHandle();
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
-
+// `handle`: a CublasHandle (common/cublas.hpp), default math.
 // out = in^T for a row-major rows x cols `in` (out: cols x rows, row-major), through the
 // column-major library. Row-major `in` is the column-major cols x rows matrix A with lda = cols
 // (A(c, r) = in[r cols + c]); row-major `out` is the column-major rows x cols matrix C with ldc =
