@@ -182,9 +182,8 @@ bench::Experiment make() {
       .test_point({{"rows", "2050"}, {"cols", "2500"}})
       // tile64_s, tile64_s_full (round six c) and tile64_s_rows (six d): guarded scalar accesses
       // only, no float4 path; clipped tiles at every point not a multiple of 64 (33 x 65: the last
-      // tile col has half 0 1 col wide, half 1 empty; 4097 x 31: half 0 31 wide, half 1 empty; 1000
-      // x 999, 129 x 257,
-      // ...).
+      // tile col has half 0 1 col wide, half 1 empty; 4097 x 31: half 0 31 wide, half 1 empty;
+      // 1000 x 999, 129 x 257 and the rest).
       .validate(validate)
       .bytes(useful)
       .footprint(useful)

@@ -109,11 +109,6 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-dim3 grid_for(int rows, int cols, int tile) {
-  return dim3(blocks_for(static_cast<std::size_t>(cols), static_cast<unsigned>(tile)),
-              blocks_for(static_cast<std::size_t>(rows), static_cast<unsigned>(tile)));
-}
-
 }  // namespace
 
 void launch(Variant variant, const float* in, float* out, int rows, int cols, cudaStream_t s) {
@@ -136,7 +131,7 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
       MEMLAB_CHECK_LAUNCH(padded_coarse);
       return;
     case Variant::Tile64F4: {
-      const bool vec = rows % 4 == 0 && cols % 4 == 0;
+      const bool vec = float4_rows(rows, cols);
       tile64_f4<<<grid_for(rows, cols, kBigT), 256, 0, s>>>(in, out, rows, cols, vec);
       MEMLAB_CHECK_LAUNCH(tile64_f4);
       return;

@@ -170,14 +170,9 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-dim3 scalar_grid(int rows, int cols) {
-  return dim3(blocks_for(static_cast<std::size_t>(cols), kS),
-              blocks_for(static_cast<std::size_t>(rows), kS));
-}
-
 template <bool Full>
 void launch_scalar(const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  tile64_scalar<Full><<<scalar_grid(rows, cols), kThreads, 0, s>>>(in, out, rows, cols);
+  tile64_scalar<Full><<<grid_for(rows, cols, kS), kThreads, 0, s>>>(in, out, rows, cols);
 }
 
 }  // namespace
@@ -193,7 +188,7 @@ void launch_tile64_s_full(const float* in, float* out, int rows, int cols, cudaS
 }
 
 void launch_tile64_s_rows(const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  tile64_rows<<<scalar_grid(rows, cols), kThreads, 0, s>>>(in, out, rows, cols);
+  tile64_rows<<<grid_for(rows, cols, kS), kThreads, 0, s>>>(in, out, rows, cols);
   MEMLAB_CHECK_LAUNCH(tile64_s_rows);
 }
 

@@ -260,10 +260,8 @@ __global__ void __launch_bounds__(kPipeThreads, kPipeMinBlocks)
 
 template <int T, int Threads>
 void launch_swap(const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  const dim3 grid(blocks_for(static_cast<std::size_t>(cols), static_cast<unsigned>(T)),
-                  blocks_for(static_cast<std::size_t>(rows), static_cast<unsigned>(T)));
-  const bool vec = rows % 4 == 0 && cols % 4 == 0;
-  tile_swap<T, Threads><<<grid, Threads, 0, s>>>(in, out, rows, cols, vec);
+  tile_swap<T, Threads>
+      <<<grid_for(rows, cols, T), Threads, 0, s>>>(in, out, rows, cols, float4_rows(rows, cols));
 }
 
 }  // namespace
@@ -281,20 +279,15 @@ void launch_tile_swap_pipe(const float* in, float* out, int rows, int cols, cuda
 }
 
 void launch_tile_swap_g32(const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  const unsigned tiles_r =
-      blocks_for(static_cast<std::size_t>(rows), static_cast<unsigned>(kSwapTile));
-  const unsigned tiles_c =
-      blocks_for(static_cast<std::size_t>(cols), static_cast<unsigned>(kSwapTile));
-  const bool vec = rows % 4 == 0 && cols % 4 == 0;
-  tile_swap_g32<<<tiles_r * tiles_c, 256, 0, s>>>(in, out, rows, cols, tiles_r, tiles_c, vec);
+  const dim3 tiles = grid_for(rows, cols, kSwapTile);  // x: tile cols, y: tile rows
+  tile_swap_g32<<<tiles.x * tiles.y, 256, 0, s>>>(in, out, rows, cols, tiles.y, tiles.x,
+                                                  float4_rows(rows, cols));
   MEMLAB_CHECK_LAUNCH(tile_swap_g32);
 }
 
 void launch_tile_copy(const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  const dim3 grid(blocks_for(static_cast<std::size_t>(cols), static_cast<unsigned>(kSwapTile)),
-                  blocks_for(static_cast<std::size_t>(rows), static_cast<unsigned>(kSwapTile)));
-  const bool vec = rows % 4 == 0 && cols % 4 == 0;
-  tile_copy<<<grid, 256, 0, s>>>(in, out, rows, cols, vec);
+  tile_copy<<<grid_for(rows, cols, kSwapTile), 256, 0, s>>>(in, out, rows, cols,
+                                                            float4_rows(rows, cols));
   MEMLAB_CHECK_LAUNCH(tile_copy);
 }
 

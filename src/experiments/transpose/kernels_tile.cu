@@ -104,7 +104,7 @@ template <int R, unsigned G>
 void launch_grouped(const float* in, float* out, int rows, int cols, cudaStream_t s) {
   const unsigned tiles_r = blocks_for(static_cast<std::size_t>(rows), kW * R);
   const unsigned tiles_c = blocks_for(static_cast<std::size_t>(cols), kW);
-  const bool vec = rows % 4 == 0 && cols % 4 == 0;
+  const bool vec = float4_rows(rows, cols);
   tile_grouped<R, G>
       <<<tiles_r * tiles_c, kThreads, 0, s>>>(in, out, rows, cols, tiles_r, tiles_c, vec);
 }

@@ -87,10 +87,8 @@ void launch_tile128_f4(const float* in, float* out, int rows, int cols, cudaStre
   // Per launch, not once per process: the attribute belongs to the current device.
   MEMLAB_CUDA_CHECK(
       cudaFuncSetAttribute(tile128_f4, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
-  const dim3 grid(blocks_for(static_cast<std::size_t>(cols), static_cast<unsigned>(kT)),
-                  blocks_for(static_cast<std::size_t>(rows), static_cast<unsigned>(kT)));
-  const bool vec = rows % 4 == 0 && cols % 4 == 0;
-  tile128_f4<<<grid, kThreads, kSmem, s>>>(in, out, rows, cols, vec);
+  tile128_f4<<<grid_for(rows, cols, kT), kThreads, kSmem, s>>>(in, out, rows, cols,
+                                                               float4_rows(rows, cols));
   MEMLAB_CHECK_LAUNCH(tile128_f4);
 }
 

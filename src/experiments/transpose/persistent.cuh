@@ -81,7 +81,7 @@ inline PersistentGrid persistent_grid(unsigned resident, int rows, int cols) {
   const unsigned tiles_c = blocks_for(static_cast<std::size_t>(cols), T);
   const unsigned tiles = tiles_c * blocks_for(static_cast<std::size_t>(rows), T);
   return {std::min(resident, tiles), static_cast<int>(tiles_c), static_cast<int>(tiles),
-          rows % 4 == 0 && cols % 4 == 0};
+          float4_rows(rows, cols)};
 }
 
 }  // namespace memlab::lessons::transpose

@@ -2,14 +2,28 @@
 // only). A thread of a tile kernel owns float4 j of rows q, q + Step, .., q + (Steps - 1) Step of
 // a tile (the warp mapping of each kernel's header decides j and q); the helpers below are its
 // Steps global loads or stores of those float4, its scalar stores of them into a padded shared
-// tile, and its column-gather float4 stores out of the tile.
+// tile, and its column-gather float4 stores out of the tile. On the host: the 2D grid of tiles
+// and the float4 condition every launcher of those kernels computes.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 
+#include "common/launch.hpp"
+
 namespace memlab::lessons::transpose {
+
+// One block per tile x tile tile of a rows x cols matrix: blockIdx.x along cols, .y along rows.
+inline dim3 grid_for(int rows, int cols, int tile) {
+  return dim3(blocks_for(static_cast<std::size_t>(cols), static_cast<unsigned>(tile)),
+              blocks_for(static_cast<std::size_t>(rows), static_cast<unsigned>(tile)));
+}
+
+// Every row starts 16-byte aligned and holds whole float4: the tile kernels' float4 path.
+inline bool float4_rows(int rows, int cols) {
+  return rows % 4 == 0 && cols % 4 == 0;
+}
 
 // Element (r, c) of a row-major matrix `width` floats wide, in 64-bit arithmetic.
 __device__ __forceinline__ std::size_t at(int r, int c, int width) {
