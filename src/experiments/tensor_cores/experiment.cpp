@@ -69,6 +69,13 @@ constexpr VariantInfo kVariants[] = {
     {Variant::kCublas, "cublas", "cublasGemmEx, same types, FP32 compute: the vendor line"},
 };
 
+// The wgmma kernels built for BF16 only (wgmma itself runs both dtypes): their plan axis and
+// their sm_90a gate.
+constexpr bool bf16_only(Variant v) {
+  return v == Variant::kWgmmaPersistent || v == Variant::kWgmmaTmaStore ||
+         v == Variant::kWgmmaCluster || v == Variant::kWgmmaClusterPersistent;
+}
+
 constexpr std::size_t kFullCheckMacs = std::size_t{1} << 26;  // above: sampled elements
 constexpr std::size_t kSamples = 4096;
 
@@ -328,22 +335,13 @@ bench::Experiment make() {
           [](const Params&) { return device_count_or_zero() == 0 || caps().cc_major >= 8; },
           "mma.sync with BF16/TF32 needs compute capability 8.0 or newer");
     }
-    if (v == Variant::kWgmmaPersistent) {
-      b.variant_axis("dtype", {"bf16"}, "wgmma_persistent: dtype bf16 only");
-    }
-    if (v == Variant::kWgmmaCluster) {
-      b.variant_axis("dtype", {"bf16"}, "wgmma_cluster: dtype bf16 only");
-    }
-    if (v == Variant::kWgmmaClusterPersistent) {
-      b.variant_axis("dtype", {"bf16"}, "wgmma_cluster_persistent: dtype bf16 only");
-    }
+    if (bf16_only(v))
+      b.variant_axis("dtype", {"bf16"}, fmt::format("{}: dtype bf16 only", info.name));
     if (v == Variant::kWgmmaTmaStore) {
-      b.variant_axis("dtype", {"bf16"}, "wgmma_tma_store: dtype bf16 only")
-          .only_if([](const Params& p) { return p.n("n") % 4 == 0; },
-                   "TMA store: needs n a multiple of 4 (16-byte row pitch of C)");
+      b.only_if([](const Params& p) { return p.n("n") % 4 == 0; },
+                "TMA store: needs n a multiple of 4 (16-byte row pitch of C)");
     }
-    if (v == Variant::kWgmma || v == Variant::kWgmmaPersistent || v == Variant::kWgmmaCluster ||
-        v == Variant::kWgmmaTmaStore || v == Variant::kWgmmaClusterPersistent) {
+    if (v == Variant::kWgmma || bf16_only(v)) {
       // sm_90a machine code runs on compute capability 9.0 only (not on later GPUs).
       b.needs_device(
           [](const Params&) {
