@@ -9,6 +9,7 @@
 #include "common/hopper.hpp"
 #include "conv2d/kernels.cuh"
 #include "conv2d/kernels_hopper.cuh"
+#include "conv2d/kernels_ring.cuh"
 #include "conv2d/kernels_strip.cuh"
 #include "conv2d/reference.hpp"
 #include "memlab/bench/experiment.hpp"
@@ -174,10 +175,12 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
     case Variant::RegisterPrefetch:
     case Variant::RegisterDeep:
     case Variant::RegisterDeep3:
-    case Variant::RegisterDeep12: {
+    case Variant::RegisterDeep12:
+    case Variant::RegisterDeepL2p: {
       const int h = (r + 3) / 4;
       const bool streamed = v == Variant::Register || v == Variant::RegisterPrefetch ||
-                            v == Variant::RegisterDeep || v == Variant::RegisterDeep3;
+                            v == Variant::RegisterDeep || v == Variant::RegisterDeep3 ||
+                            v == Variant::RegisterDeepL2p;
       const bool taps = v == Variant::RegisterTaps || v == Variant::RegisterTaps2;
       const int rows = streamed                       ? register_rows(k)
                        : v == Variant::RegisterDeep12 ? register_deep12_rows()
@@ -203,6 +206,17 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
       const bool shfl = v != Variant::RegisterStripLd && p.n("width") % 4 == 0;
       input_tile = shfl ? 4.0 + (r > 0 ? 4.0 / 32.0 : 0.0) : 4.0 + 8.0 * h;
       reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
+      break;
+    }
+    case Variant::SmemRing: {
+      // A ring row is the 256-column strip plus a 16-byte chunk each side, kRingBand + K - 1 of
+      // them per band; width % 4 != 0 runs register_deep's kernel (its window, R = 8).
+      const bool ring = p.n("width") % 4 == 0;
+      const int h = (r + 3) / 4, rows = ring ? kRingBand : register_rows(k);
+      const int cols = ring ? kRingCols : 4;
+      input_tile = ring ? kRingRowBytes / 4.0 : 4.0 + 8.0 * h;
+      shared = ring ? static_cast<double>(kRingSlots) * kRingRowBytes : 0.0;
+      reuse = static_cast<double>(k) * k * cols * rows / (input_tile * (rows + k - 1));
       break;
     }
     case Variant::Tma:
@@ -255,9 +269,11 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
     case Variant::RegisterDeep3:
     case Variant::RegisterDeep12:
     case Variant::RegisterDeepShfl:
+    case Variant::RegisterDeepL2p:
     case Variant::RegisterStrip:
     case Variant::RegisterStripLd:
     case Variant::RegisterStripWide:
+    case Variant::SmemRing:
       b.predict(roofline)
           .variant_axis("separable", {"no"})
           .only_if([](const Params& p) { return mask_of(p) <= 5; },
@@ -313,6 +329,8 @@ bench::Experiment make() {
       // heights that end 5 and 6 rows into a warp's 8-row strip of the last block row.
       .test_point({{"height", "77"}, {"width", "252"}, {"mask", "5"}, {"separable", "no"}})
       .test_point({{"height", "70"}, {"width", "1020"}, {"mask", "3"}, {"separable", "no"}})
+      // smem_ring's 256 x 64 block tile exactly (the last strip's right halo chunk at the width).
+      .test_point({{"height", "128"}, {"width", "512"}, {"mask", "5"}, {"separable", "no"}})
       .test_point({{"height", "300"}, {"width", "4"}, {"mask", "9"}, {"separable", "no"}})
       .test_point({{"height", "130"}, {"width", "200"}, {"mask", "9"}, {"separable", "no"}})
       .test_point({{"height", "70"}, {"width", "132"}, {"mask", "13"}, {"separable", "no"}})

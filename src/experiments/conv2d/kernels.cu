@@ -6,6 +6,7 @@
 #include "common/launch.hpp"
 #include "conv2d/kernels.cuh"
 #include "conv2d/kernels_hopper.cuh"
+#include "conv2d/kernels_ring.cuh"
 #include "conv2d/kernels_rowloop.cuh"
 #include "conv2d/kernels_strip.cuh"
 #include "conv2d/kernels_taps.cuh"
@@ -200,8 +201,14 @@ constexpr int stream_min_blocks(bool aligned, int d, int a) {
   return !aligned && (d > 0 || a > 1) ? 3 : 4;
 }
 
+// kL2p (register_deep_l2p, session 7, 16-byte path only): the window loads as
+// ld.global.nc.L2::256B.v4.f32 (window.cuh, ldg4): an L2 miss fetches the whole 256-byte block.
+// A warp's own float4s are 512 aligned bytes (4 full lines) per row already, so the hint can only
+// change the halo float4s' misses (a neighbour's block, fetched early) and the order DRAM sees:
+// predicted level with register_deep (91.5-93% of memcpy at K = 5; not yet measured). Same PTX as
+// register_deep but for the 36 loads (K = 5), same 64 / 60 / 56 registers (K = 5 / 3 / 1).
 template <int K, int R, bool kAligned, int D = 0, int A = 1,
-          int kMinBlocks = stream_min_blocks(kAligned, D, A)>
+          int kMinBlocks = stream_min_blocks(kAligned, D, A), bool kL2p = false>
 __global__ void __launch_bounds__(256, kMinBlocks)
     stream_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
   constexpr int r = Win<K>::r, off = Win<K>::off, F = Win<K>::floats, N = R + K - 1, S = A + 1;
@@ -217,7 +224,7 @@ __global__ void __launch_bounds__(256, kMinBlocks)
   float v[S][F];  // ring: the current input row and the A rows after it
 #pragma unroll
   for (int t = 0; t < A && t < N; ++t) {
-    load_row<K, kAligned>(in, height, width, y0 - r + t, x0, v[t]);
+    load_row<K, kAligned, 4, kL2p>(in, height, width, y0 - r + t, x0, v[t]);
   }
   if constexpr (D > 0) {
 #pragma unroll
@@ -225,7 +232,9 @@ __global__ void __launch_bounds__(256, kMinBlocks)
   }
 #pragma unroll
   for (int iy = 0; iy < N; ++iy) {
-    if (iy + A < N) load_row<K, kAligned>(in, height, width, y0 - r + iy + A, x0, v[(iy + A) % S]);
+    if (iy + A < N) {
+      load_row<K, kAligned, 4, kL2p>(in, height, width, y0 - r + iy + A, x0, v[(iy + A) % S]);
+    }
     if constexpr (D > 0) {
       if (iy + 1 + D < N) prefetch_row(iy + 1 + D);
     }
@@ -239,7 +248,8 @@ __global__ void __launch_bounds__(256, kMinBlocks)
 
 // kBlocks > 0: __launch_bounds__(256, kBlocks) on the 16-byte path instead of stream_min_blocks;
 // the 4-byte path takes the smaller of kBlocks and stream_min_blocks (the looser register cap).
-template <int K, int R, int D = 0, int A = 1, int kBlocks = 0>
+// kL2p: the 16-byte path's loads with the L2::256B qualifier; the 4-byte path is unchanged.
+template <int K, int R, int D = 0, int A = 1, int kBlocks = 0, bool kL2p = false>
 void launch_stream(const Image& img, cudaStream_t s) {
   constexpr int ba = kBlocks > 0 ? kBlocks : stream_min_blocks(true, D, A);
   constexpr int bu = kBlocks > 0 && kBlocks < stream_min_blocks(false, D, A)
@@ -249,7 +259,7 @@ void launch_stream(const Image& img, cudaStream_t s) {
   const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), 4 * 32),
                   blocks_for(static_cast<std::size_t>(img.height), 8 * R));
   if (img.width % 4 == 0) {
-    stream_kernel<K, R, true, D, A, ba>
+    stream_kernel<K, R, true, D, A, ba, kL2p>
         <<<grid, block, 0, s>>>(img.in, img.out, img.height, img.width);
   } else {
     stream_kernel<K, R, false, D, A, bu>
@@ -388,22 +398,9 @@ void launch_prefetch(const Image& img, cudaStream_t s) {
 }
 
 // register_deep: register's stream_kernel (K <= 5) with the windows loaded kDeepRows rows ahead
-// into a ring of kDeepRows + 1 register rows (no prefetch hint).
+// into a ring of kDeepRows + 1 register rows (no prefetch hint): launch_deep_as<rows_for(5), 0>
+// (rows_for(k) = 8 for every k <= 5, so the instantiations of launch_stream<K, rows_for(K), 0, 2>).
 constexpr int kDeepRows = 2;
-
-void launch_deep(const Image& img, cudaStream_t s) {
-  switch (img.k) {
-    case 1:
-      return launch_stream<1, rows_for(1), 0, kDeepRows>(img, s);
-    case 3:
-      return launch_stream<3, rows_for(3), 0, kDeepRows>(img, s);
-    case 5:
-      return launch_stream<5, rows_for(5), 0, kDeepRows>(img, s);
-    default:
-      throw std::invalid_argument("conv2d register_deep: mask width " + std::to_string(img.k) +
-                                  " (needs 1..5)");
-  }
-}
 
 // register_deep3 (session 6): register_deep with __launch_bounds__(256, 3) on the 16-byte path as
 // well (the 4-byte path is register_deep's own kernel, already at 3 blocks per SM): an 85-register
@@ -429,15 +426,16 @@ constexpr int kDeep3Blocks = 3;
 // register_strip_ld (R = 16, 3 ahead, 24 warps: 89.9%). Predicted 92-94% of memcpy (535-547 us).
 constexpr int kDeep12Rows = 12;
 
-template <int R, int kBlocks>
+// kL2p: register_deep_l2p (register_deep with L2::256B window loads on the 16-byte path).
+template <int R, int kBlocks, bool kL2p = false>
 void launch_deep_as(const Image& img, const char* name, cudaStream_t s) {
   switch (img.k) {
     case 1:
-      return launch_stream<1, R, 0, kDeepRows, kBlocks>(img, s);
+      return launch_stream<1, R, 0, kDeepRows, kBlocks, kL2p>(img, s);
     case 3:
-      return launch_stream<3, R, 0, kDeepRows, kBlocks>(img, s);
+      return launch_stream<3, R, 0, kDeepRows, kBlocks, kL2p>(img, s);
     case 5:
-      return launch_stream<5, R, 0, kDeepRows, kBlocks>(img, s);
+      return launch_stream<5, R, 0, kDeepRows, kBlocks, kL2p>(img, s);
     default:
       throw std::invalid_argument(std::string("conv2d ") + name + ": mask width " +
                                   std::to_string(img.k) + " (needs 1..5)");
@@ -512,6 +510,7 @@ void upload_mask(const float* mask, const float* row, const float* col, int k) {
   upload_mask_hopper(mask, k);
   upload_mask_rowloop(mask, k);
   upload_mask_strip(mask, k);
+  upload_mask_ring(mask, k);
 }
 
 void launch(Variant variant, const Image& img, const float* mask, float* tmp, cudaStream_t stream) {
@@ -557,16 +556,21 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
     case Variant::RegisterPrefetch:
       return launch_prefetch(img, stream);
     case Variant::RegisterDeep:
-      return launch_deep(img, stream);
+      return launch_deep_as<rows_for(5), 0>(img, "register_deep", stream);
+    case Variant::RegisterDeepL2p:
+      return launch_deep_as<rows_for(5), 0, true>(img, "register_deep_l2p", stream);
     case Variant::RegisterDeep3:
       return launch_deep_as<rows_for(5), kDeep3Blocks>(img, "register_deep3", stream);
     case Variant::RegisterDeep12:
       return launch_deep_as<kDeep12Rows, 0>(img, "register_deep12", stream);
     case Variant::RegisterDeepShfl:
       // The 16-byte path shuffles the halo (kernels_strip.cu); width % 4 != 0 runs register_deep's
-      // own kernel (launch_stream<K, 8, 0, 2>, the same instantiation as launch_deep).
+      // own kernel (launch_stream<K, 8, 0, 2>, the same instantiation as register_deep).
       if (img.width % 4 == 0) return launch_deep_shfl(img, stream);
       return launch_deep_as<rows_for(5), 0>(img, "register_deep_shfl", stream);
+    case Variant::SmemRing:  // kernels_ring.cu; width % 4 != 0: register_deep's kernel
+      if (img.width % 4 == 0) return launch_ring(img, stream);
+      return launch_deep_as<rows_for(5), 0>(img, "smem_ring", stream);
     case Variant::RegisterStrip:
       return launch_strip(img, true, false, stream);
     case Variant::RegisterStripLd:

@@ -75,6 +75,11 @@ enum class Variant {
   // register_strip's warp shuffles: per row one LDG.128 per thread and one LDG.64 for the warp's
   // edge lanes instead of 3 window loads (16-byte path; width % 4 != 0: register_deep's kernel).
   RegisterDeepShfl,
+  // register_deep_l2p (session 7, K <= 5): register_deep exactly, its 16-byte window loads issued
+  // as ld.global.nc.L2::256B.v4.f32 (a DRAM miss fetches the whole 256-byte block into L2); the
+  // 4-byte path (width % 4 != 0) is register_deep's kernel. Asks: is DRAM at 81% of peak a
+  // miss-granularity effect?
+  RegisterDeepL2p,
   // register_strip (issue 23, kernels_strip.cu, K <= 5): register_deep's streamed kernel with
   // 16-row strips (20 input rows per 16 output rows: 1.25x L2 -> SM, not 1.5x), the windows loaded
   // 3 rows ahead into a 4-row ring, and the horizontal halo by warp shuffles: one LDG.128 per row
@@ -88,6 +93,13 @@ enum class Variant {
   // strips of 512 bytes in 8 rows 16 apart (DRAM page locality; 256 x 1 blocks measured 1.5%
   // faster than 32 x 8 at R = 16 in the first register ladder, roll_b against roll_a).
   RegisterStripWide,
+  // smem_ring (session 7, kernels_ring.cu, K <= 5, width % 4 == 0): the bytes in flight held in
+  // shared memory instead of registers. A 64-thread block owns 256 output columns (+ a 16-byte
+  // halo chunk each side) x a band of kRingBand output rows; its input rows stream through a
+  // kRingSlots-row shared ring by cp.async.cg 16-byte copies issued kRingSlots - 1 rows ahead
+  // (zero-fill outside the image); each thread reads each ring row once (3 LDS.128) into
+  // register_deep's K live accumulator rows of 4 columns. width % 4 != 0: register_deep's kernel.
+  SmemRing,
   // Only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a column pass
   // (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes still 8 H W; the
   // intermediate costs another 8 H W of DRAM traffic (16 H W total).
@@ -127,12 +139,16 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "register_deep with 12 output rows per thread: 1.33x L2 -> SM row traffic (K <= 5)"},
     {Variant::RegisterDeepShfl, "register_deep_shfl",
      "register_deep with the halo by warp shuffles: one float4 load per row and thread (K <= 5)"},
+    {Variant::RegisterDeepL2p, "register_deep_l2p",
+     "register_deep with L2::256B window loads: a DRAM miss fills 256 bytes into L2 (K <= 5)"},
     {Variant::RegisterStrip, "register_strip",
      "16-row strips, loads 3 rows ahead in a 4-row ring, halo by warp shuffles (K <= 5)"},
     {Variant::RegisterStripLd, "register_strip_ld",
      "register_strip with the halo by window loads instead of shuffles (K <= 5)"},
     {Variant::RegisterStripWide, "register_strip_wide",
      "register_strip with 256 x 1-thread blocks: 4 KB row segments per block (K <= 5)"},
+    {Variant::SmemRing, "smem_ring",
+     "256-column strips, input rows in a cp.async shared-memory ring 7 rows ahead (K <= 5)"},
     {Variant::Separable, "separable",
      "separable mask only: row pass + column pass through an intermediate"},
     {Variant::Tma, "tma", "Hopper TMA: input tile + halo as one box, zero fill = ghost cells"},

@@ -17,10 +17,27 @@ struct Win {
   static constexpr int off = 4 * h - r;  // window index of tap 0 of output column 0
 };
 
+// One read-only 16-byte load: kL2p (register_deep_l2p) `ld.global.nc.L2::256B.v4.f32`, the L2
+// prefetch-size qualifier (an L2 miss fetches the whole aligned 256-byte block from DRAM, not only
+// the missed 32-byte sectors); otherwise __ldg (ld.global.nc.v4.f32), the PTX of every other
+// kernel.
+template <bool kL2p>
+__device__ __forceinline__ float4 ldg4(const float* p) {
+  if constexpr (kL2p) {
+    float4 f;
+    asm("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
+        : "=f"(f.x), "=f"(f.y), "=f"(f.z), "=f"(f.w)
+        : "l"(p));
+    return f;
+  } else {
+    return __ldg(reinterpret_cast<const float4*>(p));
+  }
+}
+
 // Loads row y, columns [x0 - 4h, x0 + C + 4h) into v; zeros outside the image. kAligned
-// (width % 4 == 0, x0 % 4 == 0): 16-byte loads, each float4 wholly inside or outside the row;
-// otherwise 4-byte loads.
-template <int K, bool kAligned, int C = 4>
+// (width % 4 == 0, x0 % 4 == 0): 16-byte loads (ldg4<kL2p>), each float4 wholly inside or outside
+// the row; otherwise 4-byte loads (kL2p unused).
+template <int K, bool kAligned, int C = 4, bool kL2p = false>
 __device__ __forceinline__ void load_row(const float* __restrict__ in, int height, int width, int y,
                                          int x0, float (&v)[Win<K, C>::floats]) {
   constexpr int h = Win<K, C>::h, floats = Win<K, C>::floats;
@@ -35,7 +52,7 @@ __device__ __forceinline__ void load_row(const float* __restrict__ in, int heigh
     for (int q = 0; q < floats / 4; ++q) {
       const int xs = x0 + 4 * (q - h);
       float4 f = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (xs >= 0 && xs < width) f = __ldg(reinterpret_cast<const float4*>(row + xs));
+      if (xs >= 0 && xs < width) f = ldg4<kL2p>(row + xs);
       v[4 * q] = f.x;
       v[4 * q + 1] = f.y;
       v[4 * q + 2] = f.z;

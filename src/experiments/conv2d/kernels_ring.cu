@@ -1,0 +1,206 @@
+// smem_ring (session 7, issue 23, K <= 5, width % 4 == 0): bytes in flight without registers.
+// register_deep holds its loads ahead in registers (2 rows x 12 floats per thread, 64-register
+// cap): ncu showed DRAM at 81.4% of peak with ~21-28 KB per SM in flight. Here a block of 64
+// threads owns a strip of kRingCols = 256 output columns and walks down a band of kRingBand = 64
+// output rows; its input rows (the strip plus one 16-byte chunk of halo each side: 66 chunks,
+// kRingRowBytes = 1056 bytes) stream into a shared ring of kRingSlots = 8 rows by cp.async.cg
+// 16-byte copies (L2 -> shared, bypassing L1), issued 7 rows ahead; a copy of a chunk outside the
+// image (rows above / below, columns left / right) has src-size 0 and writes 16 zero bytes, which
+// are exactly the zero ghost cells. Thread i copies chunk 1 + i, threads 0 and 63 also the halo
+// chunks. Per input row t: cp.async.wait_group 6 (this thread's copies of row t landed),
+// __syncthreads (everyone's landed; everyone is done with row t - 1, whose slot is refilled
+// next), the copies of row t + 7 into that slot, then each thread reads its window of row t once
+// (3 LDS.128: chunks i, i + 1, i + 2, floats 4i .. 4i + 11; consecutive 16-byte addresses across a
+// warp, no bank conflict) and adds it into register_deep's K live accumulator rows (output row o
+// = t - i takes mask row i, taps from a __constant__ copy of the mask), storing each output row's
+// float4 (__stcs) as soon as it is complete. The loop over input rows is rolled and unrolled by K,
+// so the accumulator slot of output row o (o % K) is a compile-time index (renaming, no copies).
+// The K - 1 input rows at each end of a band add into output rows outside it (rows -4 .. -1 and
+// 64 .. 67 at K = 5): those FFMAs run unguarded and are never stored (6.25% more FFMA at K = 5).
+//
+// Napkin math (H200, 132 SMs, 16384^2 fp32, K = 5; register_deep 544.8 us = 92.4% of memcpy,
+// 95% = 535 us, 4.27 TB/s copy):
+// - Occupancy: __launch_bounds__(64, 16) caps at 64 registers; ptxas -v (sm_90, 0 spills): 48 /
+//   46 / 21 registers at K = 5 / 3 / 1, 8448 bytes of static shared memory. At 48 registers 21
+//   blocks fit an SM (3072 registers each), 42 warps (register_deep: 32).
+// - Grid: 64 strips x 256 bands = 16384 blocks, 132 x 21 = 2772 resident: 5.9 waves.
+// - Shared per SM: 21 x (8448 B + 1 KB the system reserves per block) = 194 KB <= 200 KB (the
+//   carveout is set to the maximum, 228 KB of shared; the kernel reads no data through L1).
+// - Bytes in flight per SM: 21 blocks x 7 rows x 1056 B = 155 KB at most (register_deep 32 KB at
+//   most, ~21-28 KB on average; 95% of memcpy needs ~2.0 TB/s of reads x ~1 us = ~15 KB per SM,
+//   a copy kernel keeps far more): 20 MB on the chip, under the 60 MB L2.
+// - L2 -> SM bytes per output byte: (R + 4) / R rows x (W + 8) / W columns = 68 / 64 x 264 / 256
+//   = 1.096 (register_deep: 12 / 8 = 1.5 rows, plus the halo sectors). DRAM: 8 bytes per pixel
+//   (the halo rows and chunks are the neighbour bands' and strips' rows, in the same wave: L2
+//   hits).
+// - Instructions per output float4 (thread and output row): 3 x 68 / 64 = 3.2 LDS.128, 100 FFMA
+//   (106 with the band ends; taps as constant operands), 1.06 cp.async (+ the 2 halo chunks per row
+//   and block), 1 STG.128, 1 bar.sync + wait_group + commit, ~30 integer / branch (the copy
+//   addresses and zero-fill predicates, in the PTX): ~140 warp instructions per 128 outputs. At 95%
+//   of memcpy an SM makes 1.92 outputs per clock (1980 MHz): 0.015 warp rows per clock, 2.1 of 4
+//   issue slots (53%), FMA pipe 40% (register_deep 41.5%), shared memory 12 LDS wavefronts + ~4 of
+//   cp.async writes per warp row = 24% of its 128 bytes per clock.
+// - Prediction (not yet measured): 92-96% of memcpy (524-547 us). Limiter attacked: the bytes in
+//   flight (and the 1.5x L2 -> SM row re-reads) of register_deep. Risks: one barrier per input row
+//   couples a block's 2 warps; the 5.9 waves' tail; the band ends (4 of 68 rows issue no copies,
+//   the first waits a full DRAM latency). At register_deep's 92.4% it would say the limit is not
+//   the bytes in flight, but the DRAM read/write stream itself.
+// width % 4 != 0: register_deep's kernel (the 16-byte chunks need 16-byte row starts; kernels.cu
+// dispatches). Edges: threads whose float4 lies right of the image copy zeros and store nothing,
+// and still take part in every barrier; a band below the image end has rows = height - y0.
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "common/launch.hpp"
+#include "conv2d/kernels_ring.cuh"
+#include "conv2d/window.cuh"
+
+namespace memlab::lessons::conv2d {
+namespace {
+
+using idx_t = long long;
+
+__constant__ float c_mask_ring[kMaxMask * kMaxMask];
+
+constexpr int kThreads = kRingCols / 4;  // one float4 of output columns each
+constexpr int kChunks = kThreads + 2;    // 16-byte chunks per ring row: halo, 64 own, halo
+constexpr int kS = kRingSlots;
+static_assert(kChunks * 16 == kRingRowBytes, "ring row = strip + one chunk each side");
+static_assert((kS & (kS - 1)) == 0 && kS >= 6, "slot t % S by a mask; S - 1 >= 5 rows ahead");
+
+// 16 bytes global -> shared (L2 only); !full: src-size 0, nothing is read, 16 zero bytes written.
+__device__ __forceinline__ void cp_async16(unsigned dst, const float* src, bool full) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src),
+               "r"(full ? 16 : 0)
+               : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+
+template <int K>
+__global__ void __launch_bounds__(kThreads, kRingBlocksPerSm)
+    ring_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
+  constexpr int r = Win<K>::r, h = Win<K>::h, F = Win<K>::floats, off = Win<K>::off;
+  __shared__ float4 ring[kS][kChunks];
+  const int tid = static_cast<int>(threadIdx.x);
+  const int xb = static_cast<int>(blockIdx.x) * kRingCols;  // the strip's first output column
+  const int x0 = xb + 4 * tid;                              // this thread's 4 output columns
+  const int y0 = static_cast<int>(blockIdx.y) * kRingBand;
+  const int rows = min(kRingBand, height - y0);  // output rows of this band (>= 1)
+  const int n = rows + K - 1;                    // input rows y0 - r .. y0 + rows - 1 + r
+  const bool own_in = x0 < width;  // width % 4 == 0: the float4 is wholly inside or outside
+  // Threads 0 and kThreads - 1 also copy the halo chunk left / right of the strip (none at K = 1).
+  const bool halo = h > 0 && (tid == 0 || tid == kThreads - 1);
+  const int xh = tid == 0 ? xb - 4 : xb + kRingCols;
+  const bool halo_in = xh >= 0 && xh < width;
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(&ring[0][0]));
+  const unsigned own_dst = base + 16u * static_cast<unsigned>(1 + tid);
+  const unsigned halo_dst = base + (tid == 0 ? 0u : 16u * (kChunks - 1));
+  // Input row t of the band (image row y0 - r + t) into slot t % S; one commit group per call,
+  // empty past the band, so that wait_group counts rows.
+  const auto issue = [&](int t) {
+    if (t < n) {
+      const int y = y0 - r + t;
+      const bool row_in = y >= 0 && y < height;
+      const float* row = in + static_cast<idx_t>(row_in ? y : 0) * width;
+      const unsigned slot = static_cast<unsigned>(t % kS) * kRingRowBytes;
+      cp_async16(own_dst + slot, row_in && own_in ? row + x0 : in, row_in && own_in);
+      if (halo) cp_async16(halo_dst + slot, row_in && halo_in ? row + xh : in, row_in && halo_in);
+    }
+    cp_async_commit();
+  };
+  float acc[K][4];  // output row o of the band in slot o % K
+#pragma unroll
+  for (int s = 0; s < K; ++s) {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) acc[s][c] = 0.0f;
+  }
+#pragma unroll
+  for (int t = 0; t < kS - 1; ++t) issue(t);
+  float* const dst = out + static_cast<idx_t>(y0) * width + x0;  // output row 0 of the band
+#pragma unroll 1
+  for (int t0 = 0; t0 < n; t0 += K) {
+#pragma unroll
+    for (int u = 0; u < K; ++u) {  // t = t0 + u, t0 % K == 0: t % K == u at compile time
+      const int t = t0 + u;
+      if (t >= n) break;  // block-uniform
+      cp_async_wait<kS - 2>();
+      __syncthreads();
+      issue(t + kS - 1);  // into slot (t - 1) % S, free since the barrier
+      float w[F];
+      const float4* src = &ring[t % kS][1 + tid - h];
+#pragma unroll
+      for (int q = 0; q < F / 4; ++q) {
+        const float4 f = src[q];
+        w[4 * q] = f.x;
+        w[4 * q + 1] = f.y;
+        w[4 * q + 2] = f.z;
+        w[4 * q + 3] = f.w;
+      }
+#pragma unroll
+      for (int i = 0; i < K; ++i) {  // mask row i of input row t: output row t - i, slot u - i
+        const int s = ((u - i) % K + K) % K;
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+          if (i == 0) acc[s][c] = 0.0f;
+#pragma unroll
+          for (int j = 0; j < K; ++j) {
+            acc[s][c] = fmaf(c_mask_ring[i * K + j], w[off + c + j], acc[s][c]);
+          }
+        }
+      }
+      const int o = t - (K - 1);  // output row completed by input row t, slot (u + 1) % K
+      if (o >= 0 && o < rows && own_in) {
+        const float(&q)[4] = acc[(u + 1) % K];
+        __stcs(reinterpret_cast<float4*>(dst + static_cast<idx_t>(o) * width),
+               make_float4(q[0], q[1], q[2], q[3]));
+      }
+    }
+  }
+}
+
+template <int K>
+void launch_k_ring(const Image& img, cudaStream_t s) {
+  // 21 blocks x 9.3 KB per SM: ask for the largest shared carveout (once per process would do;
+  // repeating it is cheap and holds on every device).
+  MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(ring_kernel<K>,
+                                         cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         cudaSharedmemCarveoutMaxShared));
+  const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), kRingCols),
+                  blocks_for(static_cast<std::size_t>(img.height), kRingBand));
+  ring_kernel<K><<<grid, kThreads, 0, s>>>(img.in, img.out, img.height, img.width);
+  MEMLAB_CHECK_LAUNCH(ring_kernel);
+}
+
+}  // namespace
+
+void upload_mask_ring(const float* mask, int k) {
+  const auto kk = static_cast<std::size_t>(k);
+  MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_mask_ring, mask, kk * kk * sizeof(float)));
+}
+
+void launch_ring(const Image& img, cudaStream_t stream) {
+  if (img.width % 4 != 0) {
+    throw std::invalid_argument("conv2d smem_ring: the 16-byte ring copies need width % 4 == 0");
+  }
+  switch (img.k) {
+    case 1:
+      return launch_k_ring<1>(img, stream);
+    case 3:
+      return launch_k_ring<3>(img, stream);
+    case 5:
+      return launch_k_ring<5>(img, stream);
+    default:
+      throw std::invalid_argument("conv2d smem_ring: mask width " + std::to_string(img.k) +
+                                  " (needs 1..5)");
+  }
+}
+
+}  // namespace memlab::lessons::conv2d
