@@ -76,6 +76,9 @@ const Named kVerified[] = {{"conv2d", "tma"},
                            {"transpose", "tile64_s"},
                            {"transpose", "tile64_s_full"},
                            {"transpose", "tile64_s_rows"},
+                           {"transpose", "tile64_s_col"},
+                           {"transpose", "tile64_s_l2p"},
+                           {"transpose", "tile_mirror"},
                            {"smem_reverse", "global_f4"}};
 
 bool planned(const Plan& plan, const std::string& variant) {

@@ -81,15 +81,16 @@ TEST(LessonDeclarations, EveryLessonDeclaresPlotsOverItsOwnAxesAndKnownFigures) 
 // transpose even when a swap outruns it, and the vendor figure is the fastest reference line.
 // Round six adds tile_swap_pipe (tile_swap persistent and pipelined), a reference line as well;
 // round six b tile_swap_g32 (the G = 32 raster) and tile_copy (a copy through tile64_f4's launch),
-// and cublas (cublasSgeam), the vendor line proper: none of them is the lesson's best.
+// and cublas (cublasSgeam), the vendor line proper; round seven tile_mirror (tile64_s_full's
+// kernel with a row-wise shared read, writing the swap): none of them is the lesson's best.
 TEST(LessonDeclarations, TransposeReferenceLinesStayOutOfItsBest) {
   const Experiment* t = find_experiment("transpose");
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->vendor,
             (std::vector<std::string>{"copy", "tile_swap", "tile_swap128", "tile_swap_pipe",
-                                      "tile_swap_g32", "tile_copy", "cublas"}));
-  for (const char* v :
-       {"tile_swap", "tile_swap128", "tile_swap_pipe", "tile_swap_g32", "tile_copy", "cublas"}) {
+                                      "tile_swap_g32", "tile_copy", "tile_mirror", "cublas"}));
+  for (const char* v : {"tile_swap", "tile_swap128", "tile_swap_pipe", "tile_swap_g32", "tile_copy",
+                        "tile_mirror", "cublas"}) {
     ASSERT_NE(t->find_variant(v), nullptr) << v;
     EXPECT_TRUE(t->find_variant(v)->opt_in.empty()) << v;
   }
@@ -106,8 +107,8 @@ TEST(LessonDeclarations, TransposeReferenceLinesStayOutOfItsBest) {
       {"records",
        {rec("tile64_f4", 3871), rec("tma", 3600), rec("tile_swap", 4000), rec("tile_swap128", 4100),
         rec("tile_swap_pipe", 4150), rec("tile64_f4_pipe", 3800), rec("tile64_f4_g32", 3880),
-        rec("tile_swap_g32", 4100), rec("tile_copy", 4190), rec("cublas", 3700),
-        rec("copy", 4197)}}};
+        rec("tile_swap_g32", 4100), rec("tile_copy", 4190), rec("tile_mirror", 4150),
+        rec("cublas", 3700), rec("copy", 4197)}}};
   const nlohmann::json h = report::lesson_headline(run, "transpose", t->baseline, t->vendor);
   EXPECT_EQ(h.at("best").at("variant"), "tile64_f4_g32");
   EXPECT_EQ(h.at("vendor").at("variant"), "copy");

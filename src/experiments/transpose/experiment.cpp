@@ -68,6 +68,7 @@ bench::Check check(State& st, const Params&, const std::string& variant) {
     case Variant::TileSwap:  // reference lines: the block-transposed matrix
     case Variant::TileSwapPipe:
     case Variant::TileSwapG32:
+    case Variant::TileMirror:
       return check_tile_swap(got.data(), rows, cols, st.seed, kSwapTile);
     case Variant::TileSwap128:
       return check_tile_swap(got.data(), rows, cols, st.seed, kSwapTile128);
@@ -114,6 +115,8 @@ Model model_of(Variant v) {
     case Variant::Tile64S:
     case Variant::Tile64SFull:
     case Variant::Tile64SRows:
+    case Variant::Tile64SCol:
+    case Variant::Tile64SL2p:
     case Variant::Tile128F4:
     case Variant::Tile64F4Pipe:
     case Variant::Tma:
@@ -125,6 +128,7 @@ Model model_of(Variant v) {
     case Variant::TileSwap128:
     case Variant::TileSwapG32:
     case Variant::TileCopy:
+    case Variant::TileMirror:
     case Variant::Cublas:
     case Variant::Copy:
       return coalesced;
@@ -183,7 +187,10 @@ bench::Experiment make() {
       // tile64_s, tile64_s_full (round six c) and tile64_s_rows (six d): guarded scalar accesses
       // only, no float4 path; clipped tiles at every point not a multiple of 64 (33 x 65: the last
       // tile col has half 0 1 col wide, half 1 empty; 4097 x 31: half 0 31 wide, half 1 empty;
-      // 1000 x 999, 129 x 257 and the rest).
+      // 1000 x 999, 129 x 257 and the rest); round seven's tile64_s_col (1D grid, tile rows
+      // fastest: at 4097 x 31 65 tile rows of one col, at 1 x 1000 16 cols of one row),
+      // tile64_s_l2p and tile_mirror (a whole tile row-wise, clipped tiles transposed) at the same
+      // points.
       .validate(validate)
       .bytes(useful)
       .footprint(useful)
@@ -221,16 +228,18 @@ bench::Experiment make() {
   // copy is the ceiling, not a transpose: a reference line like a vendor's, so the headline's
   // best is the best transpose and reads as a percentage of the copy. tile_swap, tile_swap128 and
   // tile_swap_pipe (not transposes either: the transpose's address stream without its in-SM work)
-  // are reference lines too, and so are round six b's tile_swap_g32 (a swap) and tile_copy (a
-  // copy). cublas (the library's transpose, cublasSgeam) is the vendor line proper. The headline's
-  // "vendor" is the fastest of these (copy, unless a swap, tile_copy or cuBLAS beats it); none of
-  // them is the lesson's best.
+  // are reference lines too, and so are round six b's tile_swap_g32 (a swap), tile_copy (a
+  // copy) and round seven's tile_mirror (tile64_s_full's kernel writing the swap). cublas (the
+  // library's transpose, cublasSgeam) is the vendor line proper. The headline's "vendor" is the
+  // fastest of these (copy, unless a swap, a mirror, tile_copy or cuBLAS beats it); none of them is
+  // the lesson's best.
   b.vendor(variant_name(kVariants, Variant::Copy))
       .vendor(variant_name(kVariants, Variant::TileSwap))
       .vendor(variant_name(kVariants, Variant::TileSwap128))
       .vendor(variant_name(kVariants, Variant::TileSwapPipe))
       .vendor(variant_name(kVariants, Variant::TileSwapG32))
       .vendor(variant_name(kVariants, Variant::TileCopy))
+      .vendor(variant_name(kVariants, Variant::TileMirror))
       .vendor(variant_name(kVariants, Variant::Cublas));
   // The controls and cuBLAS's transpose are drawn as reference lines, not as steps.
   b.plot({.id = "gbps",

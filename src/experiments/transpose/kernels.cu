@@ -154,6 +154,12 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::Tile64SRows:
       launch_tile64_s_rows(in, out, rows, cols, s);
       return;
+    case Variant::Tile64SCol:
+      launch_tile64_s_col(in, out, rows, cols, s);
+      return;
+    case Variant::Tile64SL2p:
+      launch_tile64_s_l2p(in, out, rows, cols, s);
+      return;
     case Variant::Tile128F4:
       launch_tile128_f4(in, out, rows, cols, s);
       return;
@@ -186,6 +192,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
       return;
     case Variant::TileCopy:
       launch_tile_copy(in, out, rows, cols, s);
+      return;
+    case Variant::TileMirror:
+      launch_tile_mirror(in, out, rows, cols, s);
       return;
     case Variant::Cublas:
       throw std::logic_error("transpose: cublas is not one of memlab's kernels (see vendor.hpp)");

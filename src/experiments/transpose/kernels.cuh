@@ -56,7 +56,17 @@ enum class Variant {
   // Round six c (kernels_scalar.cu): tile64_s with the whole 64 x 65-float tile (16.6 KiB) and
   // one barrier.
   Tile64SFull,
+  // Round six d (kernels_scalar.cu): tile64_s split by in rows, cuBLAS's way (32 x 65 buffer).
   Tile64SRows,
+  // Round seven (kernels_scalar.cu, issue 23): tile64_s_full with the block order transposed
+  // (a 1D grid, consecutive blocks walk the tile rows of one tile col): the resident set reads
+  // every in row ~1 KiB and writes ~264 whole out rows (64 KiB runs): long write runs instead of
+  // long read runs.
+  Tile64SCol,
+  // Round seven (kernels_scalar.cu): tile64_s_full with its 16 loads as
+  // ld.global.nc.L2::256B.f32: an L2 miss fetches the whole 256-B block (a block's two 128-B
+  // lines of an in row): whether DRAM's 81% is the miss stream's request granularity.
+  Tile64SL2p,
   // Round five (kernels_tile128.cu, issue 23): 128 x 128 tiles (128 x 129 floats, 64.5 KiB of
   // dynamic shared memory, 3 blocks per SM), 512 threads with 8 float4 loads in flight each and
   // 8 float4 stores: 512-byte runs per block and row each way (tile64_f4: 256 B); tile64_f4's
@@ -110,6 +120,12 @@ enum class Variant {
   // tile stored untransposed at its own place: the transpose's read stream, and writes in the
   // read stream's order (each block 64 rows x 256 B of `out`, the resident set ~264 whole rows).
   TileCopy,
+  // Round seven (kernels_scalar.cu), NOT a transpose: tile64_s_full's kernel exactly (grid,
+  // threads, loads, 64 x 65 buffer, barrier, out addresses) but for the shared read of a whole
+  // tile, row-wise (buf[c][r], conflict free): tile (I, J) lands untransposed at tile (J, I)
+  // (clipped tiles transposed), checked by check_tile_swap: tile64_s_full's address stream with no
+  // in-tile transposition.
+  TileMirror,
   // The library's transpose (vendor.cpp): cublasSgeam(T, N) with alpha 1 and beta 0, row-major in
   // -> row-major out; skipped where cuBLAS is not installed.
   Cublas,
@@ -136,6 +152,10 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
     {Variant::Tile64SFull, "tile64_s_full", "tile64_s with the whole 64x65 tile and one barrier"},
     {Variant::Tile64SRows, "tile64_s_rows",
      "tile64_s split by in rows, cuBLAS's way: a 32x65 buffer, 64 out rows x 128 B per half"},
+    {Variant::Tile64SCol, "tile64_s_col",
+     "tile64_s_full with the block order transposed: consecutive blocks walk tile rows"},
+    {Variant::Tile64SL2p, "tile64_s_l2p",
+     "tile64_s_full with its loads as ld.global.nc.L2::256B (a miss fetches 256 B)"},
     {Variant::Tile128F4, "tile128_f4",
      "128 x 129 tile (64.5 KiB, 3 blocks per SM), 512 threads x 8 float4: 512-byte runs"},
     {Variant::Tile64F4Pipe, "tile64_f4_pipe",
@@ -158,6 +178,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "reference (not a transpose): tile_swap on the G = 32 grouped raster (1D grid)"},
     {Variant::TileCopy, "tile_copy",
      "reference (a copy): tile64_f4's launch and loads, each tile stored at its own place"},
+    {Variant::TileMirror, "tile_mirror",
+     "reference (not a transpose): tile64_s_full with a row-wise shared read, tiles swapped"},
     {Variant::Cublas, "cublas", "vendor: cuBLAS's transpose, cublasSgeam(T, N), alpha 1, beta 0"},
     {Variant::Copy, "copy",
      "ceiling: out = in with the 32x8-thread, 4-rows shape (not a transpose)"},
@@ -167,10 +189,15 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
 void launch_tile64_grouped(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_deep(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_g32(const float* in, float* out, int rows, int cols, cudaStream_t stream);
-// The Tile64S and Tile64SFull variants (kernels_scalar.cu); any rows, cols.
+// The Tile64S, Tile64SFull and Tile64SRows variants (kernels_scalar.cu); any rows, cols.
 void launch_tile64_s(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_s_full(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_s_rows(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+// Round seven (kernels_scalar.cu): Tile64SCol, Tile64SL2p and the TileMirror reference line (a
+// block transpose: check_tile_swap with kSwapTile); any rows, cols.
+void launch_tile64_s_col(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+void launch_tile64_s_l2p(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+void launch_tile_mirror(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tile64F4Pipe variant (kernels_pipe.cu); any rows, cols.
 void launch_tile64_pipe(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tile128F4 variant (kernels_tile128.cu); any rows, cols.

@@ -61,6 +61,79 @@
 // (r < rows, c < cols); no float4 path, so any size works. Unloaded registers hold 0 and go to
 // shared memory unconditionally (all shared indices are inside the buffer); their out positions are
 // outside the matrix, so the guarded stores drop them.
+//
+// Round seven (issue 23): three kernels sharing tile64_s_full's body (scalar_tile<true, K>, one
+// flag K each: tile64_full_k<K>; K = kPlain is tile64_s_full, tile64_scalar<true>, whose PTX and
+// SASS the flag leaves as they were), each changing ONE thing. Today at 16384^2 (H200):
+// tile64_s_full 92.1-92.5% of memcpy, cublas 93.3-93.7%, tile_copy (the transpose's read stream,
+// written back in place) 96.3-96.8%, tile_swap (float4, no shared memory, tiles swapped
+// untransposed) 86.9%.
+//
+// `tile_mirror` (K = kMirror; a REFERENCE line like tile_swap, NOT a transpose, checked by
+// check_tile_swap as a block transpose). The question: tile64_s_full's 4-5 points under tile_copy,
+// are they its address stream (writes in transposed order) or its in-SM transposition (the column
+// read of the shared tile)? tile_mirror is tile64_s_full exactly (grid, 256 threads, the 16 scalar
+// loads, the 64 x 65 buffer and its 16 STS, one barrier, 16 LDS, the 16 guarded stores to the same
+// out address per thread and instruction) but for the shared read: a whole tile reads buf[c][r]
+// (row-wise) instead of buf[r][c], so out row c0 + c, col r0 + r gets in[r0 + c][c0 + r]: tile
+// (I, J) lands untransposed at tile (J, I) of out (cols x rows), tile_swap's result. A clipped
+// tile reads buf[r][c] as tile64_s_full does (transposed: check_tile_swap's rule for edge tiles).
+//   Banks of the row-wise read: a warp has one c = ty + 8 k, r = lane + 32 m: word 65 c + lane +
+//   32 m, bank (c + lane) mod 32: 32 distinct banks, conflict free (the STS are unchanged). Each
+//   thread reads back exactly the 16 words it stored (k = i, m = j); the barrier stays.
+//   Napkin math: the same 2 GiB of DRAM traffic in the same order as tile64_s_full, the same
+//   instructions (16 LDG, 16 STS, 1 barrier, 16 LDS, 16 STG; plus one block-uniform whole-tile
+//   test after the barrier; clipped tiles take a rolled loop), 32 registers, 0 spills, 16,640 B:
+//   8 blocks per SM. At tile64_s_full's 542.7 us it is 92.5%; at tile_copy's ~520 us ~96%.
+//   Prediction (not yet measured): ~tile64_s_full (92-93%), since tile_swap (the same stream in
+//   float4, no shared memory) is even lower (86.9%) and tile_copy's in-place writes are the only
+//   control above 93%.
+//   Reading the result: tile_mirror ~ tile64_s_full (~92.5%) -> the address stream is the ceiling
+//   of this structure, and the in-tile transposition is free; ~96% -> the shared column read (not
+//   the write order) costs the points, and a transpose whose LDS read rows could gain them.
+//
+// `tile64_s_col` (K = kColOrder): tile64_s_full with the block order transposed: consecutive
+// blocks walk tile ROWS (a 1D grid; block b takes tile row b mod tiles_r, tile col b / tiles_r:
+// blockIdx.x as the tile row first, without gridDim.y's 65535 limit on the tile cols), so they go
+// down one tile column. Question: are long WRITE runs worth more to DRAM than long READ runs?
+// Today's order (tile64_s_full): the ~1056 resident blocks (8 per SM x 132) are ~4.1 tile rows:
+// they read ~264 whole in rows (64 KiB runs) and write all 16384 out rows ~1 KiB each (4 tiles x
+// 256 B, 64 KiB apart). tile64_s_col's ~1056 resident blocks are ~4.1 tile COLUMNS: they read
+// every in row ~1 KiB (4 tiles x 256 B) and write ~264 whole out rows (64 KiB runs): the two
+// streams' roles swapped. Per block nothing else changes (the same tile, threads, instructions
+// but one 32-bit division, 32 registers, 8 blocks per SM).
+//   Napkin math: 2 GiB either way; tile_copy (reads as tile64_s_full's, writes in 64 KiB runs too)
+//   runs at 96.3-96.8%, so whole-row writes with short-run reads could reach ~96% if only the write
+//   side's run length matters, or stay at ~92% if the short runs cost the same on either side.
+//   Prediction (not yet measured): 92-94%: above tile64_s_full by at most ~1.5 points (DRAM writes
+//   prefer long runs, but 1 KiB read runs in 16384 rows now scatter the reads as the writes were).
+//   Reading the result: tile64_s_col > tile64_s_full by >= 2 points -> long write runs are worth
+//   more than long read runs (the raster should favour the writes); ~tile64_s_full -> the run
+//   length of either side is not the lever; lower -> the read side's runs matter more.
+//
+// `tile64_s_l2p` (K = kL2p): tile64_s_full with its 16 loads as ld.global.nc.L2::256B.f32 (inline
+// PTX, ISA 7.4+, sm_80+; nvcc already emits ld.global.nc.f32 for them): the L2 prefetch-size
+// qualifier makes a miss fetch the whole aligned 256-B block from DRAM. A block's in row r0 + ty +
+// 8 i is read as two 128-B lines (j = 0, 1; c0 is a multiple of 64 floats, so the pair is one
+// aligned 256-B block), 8 load instructions apart: with the hint the first miss fetches both. The
+// question: is DRAM's 81% of peak (ncu, tile64_s_full; tile_copy 85%) a sector-granularity
+// inefficiency of the miss stream (128-B requests for lines whose neighbour comes soon after)?
+//   Napkin math: the same 2 GiB; the read stream's DRAM requests halve in count (262,144 tiles x 64
+//   rows: 16.8M 256-B requests instead of 33.6M 128-B ones), nothing else changes (32 registers,
+//   8 blocks per SM). If read efficiency rose from ~81% to tile_copy's ~85% the kernel would gain
+//   ~2-3 points.
+//   Prediction (not yet measured): within 1 point of tile64_s_full (~92-93%): the second line's
+//   request follows within a few hundred cycles and the memory controller likely merges it already.
+//   Reading the result: tile64_s_l2p >= 94% -> the miss granularity was a limiter (apply the hint
+//   to the other kernels, and look at the writes' granularity); ~tile64_s_full -> it is not.
+//   SASS: no cuobjdump where this was written, so the cubin was read raw: each of the 16 LDG
+//   (sm_90 opcode 0x981) carries 3 in the 2-bit field at instruction bits 68-69 (tile64_s_full's
+//   LDG: 0); a probe kernel with .L2::64B / 128B / 256B gives 1 / 2 / 3 there, so it is the
+//   LTC prefetch size (cuobjdump -sass should print LDG.E.LTC256B.CONSTANT; not seen as text).
+//
+// `tile64_s_full8` (the brief's fourth, <= 32 registers for 8 blocks per SM) is not written:
+// ptxas already gives tile64_s_full 32 registers, 0 spills (8 x 256 threads x 32 = the 64K
+// register file; 8 x 16,640 B of shared memory): it runs 8 blocks per SM as it is.
 #include <cuda_runtime.h>
 
 #include "common/launch.hpp"
@@ -115,21 +188,42 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-template <bool Full>
-__global__ void __launch_bounds__(kThreads)
-    tile64_scalar(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+// What scalar_tile<true, K> changes from tile64_s_full (K = kPlain): round seven's controls (see
+// the header). Only Full = true takes a K other than kPlain.
+enum Kind : int { kPlain, kMirror, kColOrder, kL2p };
+
+// in[i] through ld.global.nc.L2::256B.f32: a miss fetches the whole 256-B block. volatile: the
+// load stays under its guard (never speculated to an address outside the matrix).
+__device__ __forceinline__ float load_l2_256(const float* p) {
+  float v;
+  asm volatile("ld.global.nc.L2::256B.f32 %0, [%1];" : "=f"(v) : "l"(p));
+  return v;
+}
+
+// The body of tile64_s (Full = false), tile64_s_full (Full, kPlain) and round seven's controls.
+template <bool Full, Kind K>
+__device__ __forceinline__ void scalar_tile(const float* __restrict__ in, float* __restrict__ out,
+                                            int rows, int cols) {
+  static_assert(Full || K == kPlain, "round seven's controls are tile64_s_full instances");
   constexpr int kCols = Full ? kS : kS / 2;  // columns of the tile held in shared memory at once
   constexpr int kP = kCols + 1;              // padded row stride: 65 or 33 (both 1 mod 32)
   __shared__ float buf[kS * kP];
   const int tx = static_cast<int>(threadIdx.x) % 32, ty = static_cast<int>(threadIdx.x) / 32;
-  const int r0 = static_cast<int>(blockIdx.y) * kS, c0 = static_cast<int>(blockIdx.x) * kS;
+  // kColOrder: a 1D grid, block b takes tile row b mod tiles_r, tile col b / tiles_r.
+  const unsigned tiles_r = (static_cast<unsigned>(rows) + kS - 1) / kS;
+  const int r0 = static_cast<int>(K == kColOrder ? blockIdx.x % tiles_r : blockIdx.y) * kS;
+  const int c0 = static_cast<int>(K == kColOrder ? blockIdx.x / tiles_r : blockIdx.x) * kS;
   float v[2][8];
 #pragma unroll
   for (int j = 0; j < 2; ++j) {
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
       const int r = r0 + ty + 8 * i, c = c0 + 32 * j + tx;
-      v[j][i] = (r < rows && c < cols) ? in[at(r, c, cols)] : 0.0f;
+      if constexpr (K == kL2p) {
+        v[j][i] = (r < rows && c < cols) ? load_l2_256(in + at(r, c, cols)) : 0.0f;
+      } else {
+        v[j][i] = (r < rows && c < cols) ? in[at(r, c, cols)] : 0.0f;
+      }
     }
   }
   if constexpr (Full) {
@@ -139,13 +233,27 @@ __global__ void __launch_bounds__(kThreads)
       for (int i = 0; i < 8; ++i) buf[(ty + 8 * i) * kP + 32 * j + tx] = v[j][i];
     }
     __syncthreads();
+    if constexpr (K == kMirror) {
+      if (r0 + kS > rows || c0 + kS > cols) {
+        // A clipped tile: transposed (check_tile_swap's rule), rolled (no registers beside the
+        // whole tile's path), the same out elements as tile64_s_full's guarded stores.
+#pragma unroll 1
+        for (int e = static_cast<int>(threadIdx.x); e < kS * kS; e += kThreads) {
+          const int c = e / kS, r = e % kS;
+          if (c0 + c < cols && r0 + r < rows) out[at(c0 + c, r0 + r, rows)] = buf[r * kP + c];
+        }
+        return;
+      }
+    }
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       const int c = ty + 8 * k;  // out row c0 + c
 #pragma unroll
       for (int m = 0; m < 2; ++m) {
         const int r = tx + 32 * m;  // out col r0 + r
-        if (c0 + c < cols && r0 + r < rows) out[at(c0 + c, r0 + r, rows)] = buf[r * kP + c];
+        // kMirror (a whole tile): buf[c][r], row-wise: tile (I, J) untransposed at (J, I).
+        if (c0 + c < cols && r0 + r < rows)
+          out[at(c0 + c, r0 + r, rows)] = K == kMirror ? buf[c * kP + r] : buf[r * kP + c];
       }
     }
   } else {
@@ -171,6 +279,19 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 template <bool Full>
+__global__ void __launch_bounds__(kThreads)
+    tile64_scalar(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+  scalar_tile<Full, kPlain>(in, out, rows, cols);
+}
+
+// Round seven's controls: tile64_s_full's body with one change each (K, see the header).
+template <Kind K>
+__global__ void __launch_bounds__(kThreads)
+    tile64_full_k(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+  scalar_tile<true, K>(in, out, rows, cols);
+}
+
+template <bool Full>
 void launch_scalar(const float* in, float* out, int rows, int cols, cudaStream_t s) {
   tile64_scalar<Full><<<grid_for(rows, cols, kS), kThreads, 0, s>>>(in, out, rows, cols);
 }
@@ -190,6 +311,22 @@ void launch_tile64_s_full(const float* in, float* out, int rows, int cols, cudaS
 void launch_tile64_s_rows(const float* in, float* out, int rows, int cols, cudaStream_t s) {
   tile64_rows<<<grid_for(rows, cols, kS), kThreads, 0, s>>>(in, out, rows, cols);
   MEMLAB_CHECK_LAUNCH(tile64_s_rows);
+}
+
+void launch_tile_mirror(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  tile64_full_k<kMirror><<<grid_for(rows, cols, kS), kThreads, 0, s>>>(in, out, rows, cols);
+  MEMLAB_CHECK_LAUNCH(tile_mirror);
+}
+
+void launch_tile64_s_col(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  const dim3 t = grid_for(rows, cols, kS);  // x: tile cols, y: tile rows
+  tile64_full_k<kColOrder><<<t.x * t.y, kThreads, 0, s>>>(in, out, rows, cols);
+  MEMLAB_CHECK_LAUNCH(tile64_s_col);
+}
+
+void launch_tile64_s_l2p(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  tile64_full_k<kL2p><<<grid_for(rows, cols, kS), kThreads, 0, s>>>(in, out, rows, cols);
+  MEMLAB_CHECK_LAUNCH(tile64_s_l2p);
 }
 
 }  // namespace memlab::lessons::transpose
