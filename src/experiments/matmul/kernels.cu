@@ -449,6 +449,10 @@ Choice choose(Variant variant, int M, int N, int K) {
       // Whole tiles only (as thread_tile_8x16); other sizes run double_buffer's guarded kernel.
       if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
       return {thread_tile_db_kernel_fn(), grid128, dim3(kDbThreads)};
+    case Variant::ThreadTile8x16Sk:  // launched by launch_thread_tile_sk; this is for kernel_info
+      // Whole tiles only (as thread_tile_8x16); other sizes run double_buffer's guarded kernel.
+      if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
+      return {thread_tile_sk_kernel_fn(), dim3(thread_tile_sk_grid(M, N, K)), dim3(kTtThreads)};
     case Variant::Cublas:
       throw std::logic_error("matmul: cublas is not one of memlab's kernels (see vendor.hpp)");
   }
@@ -462,7 +466,14 @@ bool fast_path(int M, int N, int K) {
 }
 
 void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
-            cudaStream_t stream) {
+            cudaStream_t stream, const StreamKWorkspace* workspace) {
+  if (variant == Variant::ThreadTile8x16Sk && fast_path(M, N, K)) {
+    if (workspace == nullptr) {
+      throw std::invalid_argument("matmul: thread_tile_8x16_sk needs its StreamKWorkspace");
+    }
+    launch_thread_tile_sk(A, B, C, M, N, K, *workspace, stream);
+    return;
+  }
   if (variant == Variant::Tma && M % kCpAsyncBM == 0 && N % kCpAsyncBN == 0 &&
       K % kCpAsyncBK == 0) {
     launch_tma(A, B, C, M, N, K, stream);
