@@ -5,12 +5,15 @@
 // 128 x 128 x 8, an odd number of k tiles for the double-buffered kernel) and the whole 128 x 128
 // x 32 tiles of cp_async and tma (1, 2 and 7 k tiles: the 3-stage ring wraps), and the 256 x 128
 // x 32 tiles of thread_tile_256x128 (256 x 512 x 64, 512 x 256 x 224: 2 and 7 k tiles).
+// thread_tile_8x16_sk gets its workspace per size; at these sizes its persistent grid has a CTA per
+// tile (whole tiles), so its stream-K splits are tested apart on small grids (StreamKSplits).
 #include <gtest/gtest.h>
 
 #include "gpu_test.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,12 +35,16 @@ struct Size {
   int m, n, k;
 };
 
-// Every size below through each of `kernels` (and cuBLAS when `with_cublas`), compared exactly.
-void expect_exact_for(const std::vector<Variant>& kernels, bool with_cublas) {
-  const Size sizes[] = {{1, 1, 1},      {17, 33, 9},     {127, 129, 65},  {300, 200, 100},
-                        {128, 128, 8},  {256, 384, 136}, {129, 128, 8},   {128, 256, 300},
-                        {256, 512, 64}, {512, 256, 72},  {384, 256, 224}, {128, 128, 32},
-                        {512, 256, 224}};
+const std::vector<Size> kSizes = {{1, 1, 1},      {17, 33, 9},     {127, 129, 65},  {300, 200, 100},
+                                  {128, 128, 8},  {256, 384, 136}, {129, 128, 8},   {128, 256, 300},
+                                  {256, 512, 64}, {512, 256, 72},  {384, 256, 224}, {128, 128, 32},
+                                  {512, 256, 224}};
+
+// Every size of `sizes` through each of `kernels` (and cuBLAS when `with_cublas`), each launched
+// `launches` times (the C poisoned before each), compared exactly. thread_tile_8x16_sk's workspace
+// is made per size, with `sk_grid` CTAs when > 0 (else the persistent grid).
+void expect_exact_for(const std::vector<Variant>& kernels, bool with_cublas,
+                      const std::vector<Size>& sizes = kSizes, int sk_grid = 0, int launches = 1) {
   Stream stream;
   std::unique_ptr<CublasHandle> cublas;  // cuBLAS is opened at run time (common/cublas.hpp)
   if (with_cublas) cublas = std::make_unique<CublasHandle>(kSgemmMath);
@@ -59,6 +66,7 @@ void expect_exact_for(const std::vector<Variant>& kernels, bool with_cublas) {
     DeviceBuffer<float> da(a.size()), db(b.size()), dc(want.size());
     MEMLAB_CUDA_CHECK(cudaMemcpy(da.get(), a.data(), da.bytes(), cudaMemcpyHostToDevice));
     MEMLAB_CUDA_CHECK(cudaMemcpy(db.get(), b.data(), db.bytes(), cudaMemcpyHostToDevice));
+    const StreamKWorkspace stream_k(s.m, s.n, s.k, sk_grid);
     std::vector<float> got(want.size());
     auto expect_exact = [&](const char* what) {
       stream.synchronize();
@@ -69,9 +77,13 @@ void expect_exact_for(const std::vector<Variant>& kernels, bool with_cublas) {
                          << " of " << got.size() << " differ";
     };
     for (const Variant kernel : kernels) {
-      dc.fill_bytes(0xFF, stream);
-      launch(kernel, da.get(), db.get(), dc.get(), s.m, s.n, s.k, stream);
-      expect_exact(("kernel " + std::to_string(static_cast<int>(kernel))).c_str());
+      for (int l = 0; l < launches; ++l) {
+        dc.fill_bytes(0xFF, stream);
+        launch(kernel, da.get(), db.get(), dc.get(), s.m, s.n, s.k, stream, &stream_k);
+        expect_exact(
+            ("kernel " + std::to_string(static_cast<int>(kernel)) + " launch " + std::to_string(l))
+                .c_str());
+      }
     }
     if (!with_cublas) continue;
     dc.fill_bytes(0xFF, stream);
@@ -82,11 +94,39 @@ void expect_exact_for(const std::vector<Variant>& kernels, bool with_cublas) {
 
 TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
   if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
-  expect_exact_for({Variant::NaiveUncoalesced, Variant::Naive, Variant::Tiled16, Variant::Tiled32,
-                    Variant::Block1d, Variant::Block2d, Variant::Vectorized, Variant::Warptile,
-                    Variant::DoubleBuffer, Variant::ThreadTile8x16, Variant::ThreadTileBk16,
-                    Variant::ThreadTile256x128, Variant::ThreadTile8x16Db},
-                   true);
+  expect_exact_for(
+      {Variant::NaiveUncoalesced, Variant::Naive, Variant::Tiled16, Variant::Tiled32,
+       Variant::Block1d, Variant::Block2d, Variant::Vectorized, Variant::Warptile,
+       Variant::DoubleBuffer, Variant::ThreadTile8x16, Variant::ThreadTileBk16,
+       Variant::ThreadTile256x128, Variant::ThreadTile8x16Db, Variant::ThreadTile8x16Sk},
+      true);
+}
+
+// thread_tile_8x16_sk's stream-K part on grids smaller than the tile count (the sizes' comments:
+// tiles, grid G, what the split does), each launched 3 times (the arrival counters must be back at
+// 0 after every launch).
+TEST(Matmul, StreamKSplitsAreExact) {
+  if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  // 6 tiles, G = 4: no whole waves; 150 iterations, 37-38 per CTA: 1.5 tiles each, 2 parts.
+  expect_exact_for({Variant::ThreadTile8x16Sk}, false, {{384, 256, 200}}, 4, 3);
+  // 16 tiles, G = 3: 4 waves of whole tiles, then 4 tiles x 8 k tiles over 3 CTAs (10, 11, 11).
+  expect_exact_for({Variant::ThreadTile8x16Sk}, false, {{512, 512, 64}}, 3, 3);
+  // 9 tiles, G = 5: 18 iterations per CTA of 10-deep tiles: the tail of one tile, a whole tile
+  // and the head of a third (a CTA writes both of its partial slots).
+  expect_exact_for({Variant::ThreadTile8x16Sk}, false, {{384, 384, 80}}, 5, 3);
+  // 1 tile, G = 1 and 6 tiles, G = 6: whole tiles only (no workspace traffic).
+  expect_exact_for({Variant::ThreadTile8x16Sk}, false, {{128, 128, 8}, {384, 256, 200}}, 6, 3);
+}
+
+TEST(Matmul, StreamKNeedsAWorkspaceOfItsSize) {
+  if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  DeviceBuffer<float> a(256 * 64), b(64 * 256), c(256 * 256);
+  const StreamKWorkspace other(256, 256, 128);
+  EXPECT_THROW(launch(Variant::ThreadTile8x16Sk, a.get(), b.get(), c.get(), 256, 256, 64, nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(
+      launch(Variant::ThreadTile8x16Sk, a.get(), b.get(), c.get(), 256, 256, 64, nullptr, &other),
+      std::invalid_argument);
 }
 
 // Issue 16's opt-in kernels (cp_async: sm_80; tma: sm_90), apart so that the suite above keeps

@@ -358,46 +358,21 @@ __global__ void __launch_bounds__(kThreads, 2)
 // block's barrier wait is covered by the other (the same tiles with 256 threads and 1 block per SM,
 // 128 x 256 or 256 x 128, measured 6-7% slower than double_buffer). Whole tiles only: other sizes
 // run double_buffer's guarded kernel (see `choose`).
-constexpr int kTtThreads = 128;
+constexpr int kTtThreads = tt::kTtThreads;
+static_assert(tt::kTtBM == kBM && tt::kTtBN == kBN && tt::kTtBK == kBK, "tt::thread_tile_k_loop");
 
 __global__ void __launch_bounds__(kTtThreads, 2)
     thread_tile_kernel(int M, int N, int K, const float* __restrict__ A,
                        const float* __restrict__ B, float* __restrict__ C) {
-  constexpr int kPad = 4, lda = kBM + kPad;
-  __shared__ __align__(16) float As[2][kBK * lda];
+  __shared__ __align__(16) float As[2][kBK * tt::kTtLda];
   __shared__ __align__(16) float Bs[2][kBK * kBN];
   const int tid = static_cast<int>(threadIdx.x);
   const int mbase = tt::mbase_of(tid), nbase = tt::nbase_of(tid);
   const int m0 = static_cast<int>(blockIdx.y) * kBM, n0 = static_cast<int>(blockIdx.x) * kBN;
-  // Two float4 of A (rows tid / 2 and tid / 2 + 64, columns 4 (tid % 2)..+3: 16 rows x 32 bytes
-  // per warp) and two of B (rows tid / 32 and tid / 32 + 4, 512 contiguous bytes per warp).
-  const float* a_src = A + (m0 + tid / 2) * K + (tid % 2) * 4;
-  const float* b_src = B + (tid / 32) * N + n0 + (tid % 32) * 4;
-  float4 sa[2], sb[2];
-  auto load = [&](int k0) {
-#pragma unroll
-    for (int i = 0; i < 2; ++i) sa[i] = *reinterpret_cast<const float4*>(a_src + 64 * i * K + k0);
-#pragma unroll
-    for (int i = 0; i < 2; ++i) sb[i] = *reinterpret_cast<const float4*>(b_src + (k0 + 4 * i) * N);
-  };
   float acc[tt::TM][tt::TN] = {};
-  const int tiles = K / kBK;
-  load(0);
-  tt::store_staged<lda, kBN>(As[0], Bs[0], sa, sb, tid, 0);
-  __syncthreads();
-  for (int t = 0; t < tiles; ++t) {
-    const int cur = t & 1;
-    const bool more = t + 1 < tiles;
-    if (more) load((t + 1) * kBK);
-#pragma unroll
-    for (int k = 0; k < kBK; ++k) {
-      // As[cur] row k, Bs[cur] row k
-      tt::k_step_transposed(acc, As[0], cur * (kBK * lda) + k * lda, Bs[0],
-                            cur * (kBK * kBN) + k * kBN, mbase, nbase);
-    }
-    if (more) tt::store_staged<lda, kBN>(As[cur ^ 1], Bs[cur ^ 1], sa, sb, tid, 0);
-    __syncthreads();
-  }
+  // The k loop (thread_tile.cuh): staging, two stages, one barrier per k tile.
+  tt::thread_tile_k_loop(A, B, N, K, static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.x), 0,
+                         K, As, Bs, tid, mbase, nbase, acc);
   tt::store_tile<int>(C, N, n0 + nbase, acc, [&](int i) { return m0 + mbase + tt::patch_row(i); });
 }
 
@@ -474,6 +449,10 @@ Choice choose(Variant variant, int M, int N, int K) {
       // Whole tiles only (as thread_tile_8x16); other sizes run double_buffer's guarded kernel.
       if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
       return {thread_tile_db_kernel_fn(), grid128, dim3(kDbThreads)};
+    case Variant::ThreadTile8x16Sk:  // launched by launch_thread_tile_sk; this is for kernel_info
+      // Whole tiles only (as thread_tile_8x16); other sizes run double_buffer's guarded kernel.
+      if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
+      return {thread_tile_sk_kernel_fn(), dim3(thread_tile_sk_grid(M, N, K)), dim3(kTtThreads)};
     case Variant::Cublas:
       throw std::logic_error("matmul: cublas is not one of memlab's kernels (see vendor.hpp)");
   }
@@ -487,7 +466,14 @@ bool fast_path(int M, int N, int K) {
 }
 
 void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
-            cudaStream_t stream) {
+            cudaStream_t stream, const StreamKWorkspace* workspace) {
+  if (variant == Variant::ThreadTile8x16Sk && fast_path(M, N, K)) {
+    if (workspace == nullptr) {
+      throw std::invalid_argument("matmul: thread_tile_8x16_sk needs its StreamKWorkspace");
+    }
+    launch_thread_tile_sk(A, B, C, M, N, K, *workspace, stream);
+    return;
+  }
   if (variant == Variant::Tma && M % kCpAsyncBM == 0 && N % kCpAsyncBN == 0 &&
       K % kCpAsyncBK == 0) {
     launch_tma(A, B, C, M, N, K, stream);

@@ -20,8 +20,8 @@
 // Variants: the enumerators of `Variant` below, each one step with its reason.
 // The fast kernels (vectorized, warptile, double_buffer) run an unguarded float4 path when
 // M % 128 == N % 128 == 0 and K % 8 == 0, and a guarded path (scalar loads with zero fill, guarded
-// stores) otherwise; thread_tile_8x16 (and _db) has only the unguarded kernel and runs
-// double_buffer's guarded one at other sizes. Every variant works at every size.
+// stores) otherwise; thread_tile_8x16 (and its _db and _sk forms) has only the unguarded kernel
+// and runs double_buffer's guarded one at other sizes. Every variant works at every size.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -29,6 +29,7 @@
 #include <string>
 
 #include "common/variants.hpp"
+#include "memlab/cuda/buffer.hpp"
 
 namespace memlab::lessons::matmul {
 
@@ -94,6 +95,14 @@ enum class Variant {
   // staging stores as 2 STS.128. Same tiles and sizes as thread_tile_8x16 (fast_path, else
   // double_buffer's guarded kernel).
   ThreadTile8x16Db,
+  // Issue 23, round 7: thread_tile_8x16's k loop and epilogue on a persistent stream-K schedule
+  // (kernels_sk.cu) against wave quantization (1024 tiles on 264 slots at 4096^3: 3.88 waves run
+  // as 4): G = 2 x 132 resident CTAs do floor(tiles / G) - 1 waves of whole tiles, then split the
+  // remaining tiles' k iterations evenly; a tile split between CTAs is summed by the one that
+  // arrives last (fp32 partials in a workspace, an arrival counter per tile, no waiting). Needs
+  // its StreamKWorkspace (setup allocates it). Whole tiles only (fast_path), else double_buffer's
+  // guarded kernel.
+  ThreadTile8x16Sk,
   // cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line. Not one of memlab's
   // kernels: it runs through vendor.hpp, and `launch`/`kernel_info` reject it (std::logic_error).
   Cublas,
@@ -124,16 +133,42 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "256 x 128 block tile, 256 threads of 8 x 16, 3-stage cp.async ring, 1 block per SM"},
     {Variant::ThreadTile8x16Db, "thread_tile_8x16_db",
      "thread_tile_8x16 with double-buffered fragments, barrier before the last k step"},
+    {Variant::ThreadTile8x16Sk, "thread_tile_8x16_sk",
+     "thread_tile_8x16 on a persistent stream-K schedule: no partly empty last wave"},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T"},
 };
 
 // Largest accepted extent of each axis (indices stay in 32-bit integers: 16384^2 < 2^31).
 inline constexpr int kMaxDim = 16384;
 
+// thread_tile_8x16_sk's workspace (kernels_sk.cu), allocated outside the timed launches: two
+// 128 x 128 fp32 partial tiles per CTA of the persistent grid and one arrival counter per
+// stream-K tile, zeroed here once (every launch leaves them at 0). For one size (M, N, K) and the
+// current device; `grid` > 0 replaces the persistent grid (occupancy x SM count) by a smaller one
+// (tests: stream-K splits at small sizes). Empty where the variant falls back (not fast_path).
+// One launch at a time per workspace (stream order).
+class StreamKWorkspace {
+ public:
+  StreamKWorkspace() = default;
+  StreamKWorkspace(int M, int N, int K, int grid = 0);
+  float* partials() const noexcept { return partials_.get(); }
+  int* counters() const noexcept { return counters_.get(); }
+  int grid() const noexcept { return grid_; }  // 0: empty
+  int m() const noexcept { return m_; }
+  int n() const noexcept { return n_; }
+  int k() const noexcept { return k_; }
+
+ private:
+  int m_ = 0, n_ = 0, k_ = 0, grid_ = 0;
+  DeviceBuffer<float> partials_;
+  DeviceBuffer<int> counters_;
+};
+
 // C = A B for row-major A (M x K), B (K x N), C (M x N), enqueued on `stream` (memlab's kernels;
-// Variant::Cublas runs through vendor.hpp).
+// Variant::Cublas runs through vendor.hpp). Variant::ThreadTile8x16Sk needs `workspace`, made for
+// this size (std::invalid_argument otherwise); the other variants ignore it.
 void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
-            cudaStream_t stream);
+            cudaStream_t stream, const StreamKWorkspace* workspace = nullptr);
 
 // True when the fast kernels take their unguarded float4 path at this size.
 bool fast_path(int M, int N, int K);

@@ -1,5 +1,5 @@
-// matmul's cp.async pipeline kernel (kernels_async.cu) and TMA kernel (kernels_tma.cu), for
-// kernels.cu's dispatch.
+// matmul's cp.async pipeline kernel (kernels_async.cu), TMA kernel (kernels_tma.cu) and the other
+// kernels of their own files, for kernels.cu's dispatch.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -44,5 +44,15 @@ inline constexpr int kDbThreads = 128;
 inline constexpr int kDbBM = 128, kDbBN = 128, kDbBK = 8;
 // The kernel, (int M, int N, int K, const float* A, const float* B, float* C).
 const void* thread_tile_db_kernel_fn();
+
+// thread_tile_8x16_sk (kernels_sk.cu): thread_tile_8x16's k loop on a persistent stream-K grid,
+// 128 threads, static shared memory. Whole tiles only (the caller checks fast_path).
+class StreamKWorkspace;  // kernels.cuh
+void launch_thread_tile_sk(const float* A, const float* B, float* C, int M, int N, int K,
+                           const StreamKWorkspace& workspace, cudaStream_t stream);
+// The kernel, (int N, int K, const float* A, const float* B, float* C, float* partials,
+// int* counters, plan), and its persistent grid at this size on the current device.
+const void* thread_tile_sk_kernel_fn();
+unsigned thread_tile_sk_grid(int M, int N, int K);
 
 }  // namespace memlab::lessons::matmul

@@ -1,10 +1,10 @@
 // Device pieces of matmul's 8 x 16 thread-tile kernels: thread_tile_8x16 (kernels.cu),
-// thread_tile_bk16 (kernels_bk16.cu), cp_async (kernels_async.cu), thread_tile_256x128
-// (kernels_256.cu), tma (kernels_tma.cu) and thread_tile_8x16_db (kernels_db.cu). Each thread owns
-// 8 x 16 accumulators; warps are 64 x 64 warp tiles (2 across N), lanes 8 (M) x 4 (N), a lane's 16
-// columns are four float4 patches 16 columns apart. What the variants differ in (how the k tiles
-// reach shared memory, the block tile, the rows a thread owns) stays in their files; the pieces
-// they share are here.
+// thread_tile_8x16_sk (kernels_sk.cu), thread_tile_bk16 (kernels_bk16.cu), cp_async
+// (kernels_async.cu), thread_tile_256x128 (kernels_256.cu), tma (kernels_tma.cu) and
+// thread_tile_8x16_db (kernels_db.cu). Each thread owns 8 x 16 accumulators; warps are 64 x 64
+// warp tiles (2 across N), lanes 8 (M) x 4 (N), a lane's 16 columns are four float4 patches 16
+// columns apart. What the variants differ in (how the k tiles reach shared memory, the block tile,
+// the rows a thread owns) stays in their files; the pieces they share are here.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -133,6 +133,58 @@ __device__ __forceinline__ void store_tile(float* __restrict__ C, int N, int col
       *reinterpret_cast<float4*>(C + (static_cast<Index>(r) * N + col + h * kNStep)) =
           make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
     }
+  }
+}
+
+// ---- thread_tile_8x16's k loop (kernels.cu explains it), also thread_tile_8x16_sk's ----
+
+// Its block tile: 128 x 128, 8-deep k tiles, 128 threads; A transposed in shared memory with rows
+// of kTtLda = 132 floats.
+inline constexpr int kTtBM = 128, kTtBN = 128, kTtBK = 8, kTtThreads = 128, kTtLda = kTtBM + 4;
+
+// The k range [k_begin, k_end) (multiples of 8, k_begin < k_end) of block tile (tile_m, tile_n)
+// (C's rows 128 tile_m .., columns 128 tile_n ..) added to acc: two shared stages (As, Bs), the
+// next k tile staged in 4 float4 registers per thread while the current one is computed, one
+// __syncthreads per k tile. Ends with a barrier: the stages are free again. 32-bit offsets (M K,
+// K N < 2^31: kMaxDim). thread_tile_8x16 runs [0, K) of its block's tile, thread_tile_8x16_sk
+// any k range of any tile.
+__device__ __forceinline__ void thread_tile_k_loop(const float* __restrict__ A,
+                                                   const float* __restrict__ B, int N, int K,
+                                                   int tile_m, int tile_n, int k_begin, int k_end,
+                                                   float (&As)[2][kTtBK * kTtLda],
+                                                   float (&Bs)[2][kTtBK * kTtBN], int tid,
+                                                   int mbase, int nbase, float (&acc)[TM][TN]) {
+  constexpr int kBK = kTtBK, lda = kTtLda, kBN = kTtBN;
+  // The block's origin formed here from the tile's indices (not passed in): the PTX of
+  // thread_tile_8x16 stays what it was before this loop moved here (operand order included).
+  const int m0 = tile_m * kTtBM, n0 = tile_n * kTtBN;
+  // Two float4 of A (rows tid / 2 and tid / 2 + 64, columns 4 (tid % 2)..+3: 16 rows x 32 bytes
+  // per warp) and two of B (rows tid / 32 and tid / 32 + 4, 512 contiguous bytes per warp).
+  const float* a_src = A + (m0 + tid / 2) * K + (tid % 2) * 4;
+  const float* b_src = B + (tid / 32) * N + n0 + (tid % 32) * 4;
+  float4 sa[2], sb[2];
+  auto load = [&](int k0) {
+#pragma unroll
+    for (int i = 0; i < 2; ++i) sa[i] = *reinterpret_cast<const float4*>(a_src + 64 * i * K + k0);
+#pragma unroll
+    for (int i = 0; i < 2; ++i) sb[i] = *reinterpret_cast<const float4*>(b_src + (k0 + 4 * i) * N);
+  };
+  const int kt_begin = k_begin / kBK, kt_end = k_end / kBK;
+  load(kt_begin * kBK);
+  store_staged<lda, kBN>(As[0], Bs[0], sa, sb, tid, 0);
+  __syncthreads();
+  for (int t = kt_begin; t < kt_end; ++t) {
+    const int cur = (t - kt_begin) & 1;
+    const bool more = t + 1 < kt_end;
+    if (more) load((t + 1) * kBK);
+#pragma unroll
+    for (int k = 0; k < kBK; ++k) {
+      // As[cur] row k, Bs[cur] row k
+      k_step_transposed(acc, As[0], cur * (kBK * lda) + k * lda, Bs[0], cur * (kBK * kBN) + k * kBN,
+                        mbase, nbase);
+    }
+    if (more) store_staged<lda, kBN>(As[cur ^ 1], Bs[cur ^ 1], sa, sb, tid, 0);
+    __syncthreads();
   }
 }
 

@@ -1,0 +1,207 @@
+// matmul, thread_tile_8x16_sk (issue 23, round 7): thread_tile_8x16's k loop
+// (tt::thread_tile_k_loop) and epilogue on a persistent "data-parallel + stream-K" schedule,
+// against wave quantization.
+//
+// Napkin math (4096^3): 1024 block tiles of 128 x 128 on 132 SMs x 2 blocks = 264 slots is 3.88
+// waves; the last wave runs 232 tiles on 264 slots, so a grid of one CTA per tile takes 4
+// tile-times for 3.88 tile-times of work. Here G = 264 CTAs stay resident (G = the occupancy
+// API's blocks per SM x the SM count, at most the tile count):
+// - floor(tiles / G) - 1 = 2 full waves of whole tiles first (tiles 0 .. 527 in thread_tile_8x16's
+//   raster: tile id = m-tile x tiles_n + n-tile; CTA c does c, c + G, ...), plain stores;
+// - the remaining 496 tiles x 512 k tiles = 253,952 (tile, k tile) iterations split evenly, CTA c
+//   taking [c T / G, (c + 1) T / G): 961-962 iterations = 1.88 tiles each, so every CTA ends
+//   after 3.88 tile-times (a ~3% shorter run), minus the fix-up below.
+// Fix-up without waiting: a segment that covers a tile's whole k range stores C. Any other one
+// writes its 128 x 128 partial sums (fp32, 64 KiB, 32 coalesced float4 stores per thread) to the
+// CTA's slot (2 per CTA: its first and its last segment, the only ones that can be partial),
+// __threadfence, and thread 0 counts the arrival (atomicAdd on the tile's counter). The CTA that
+// arrives last (counter == parts - 1, parts known from the split) adds the other parts' slots
+// (read through L2, __ldcg) to its registers, stores C and puts the counter back to 0 for the next
+// launch. Nothing waits on another CTA, so no co-residency is assumed. At 4096^3 256 of the 496
+// stream-K tiles are split in 2: 512 partial writes and 256 reads of 64 KiB (48 MiB through L2, at
+// most 192 KiB per CTA, ~2 us of tail against ~2.8 ms).
+// ptxas: 254 registers (thread_tile_8x16: 223; the k range is not a constant here and the fix-up
+// batches its loads), no spill; __launch_bounds__(128, 2) keeps 2 blocks per SM (2 x 128 x 254 <=
+// 65,536). Whole tiles only (fast_path); other sizes run double_buffer's guarded kernel
+// (kernels.cu), as thread_tile_8x16 does.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+
+#include "matmul/kernels.cuh"
+#include "matmul/kernels_async.cuh"
+#include "matmul/thread_tile.cuh"
+#include "memlab/cuda/check.hpp"
+
+namespace memlab::lessons::matmul {
+namespace {
+
+constexpr int kBM = tt::kTtBM, kBN = tt::kTtBN, kBK = tt::kTtBK, kThreads = tt::kTtThreads;
+constexpr int kSlotFloats = kBM * kBN;  // one partial tile: 64 KiB
+constexpr int kSlotsPerCta = 2;         // the CTA's first and last stream-K segments
+static_assert(kSlotFloats == kThreads * tt::TM * tt::TN, "one thread tile per thread");
+
+// One launch's schedule (gridDim.x = G persistent CTAs).
+struct SkPlan {
+  int tiles_n;   // block tiles across N (raster: tile id = m-tile x tiles_n + n-tile)
+  int k_tiles;   // 8-deep k tiles per block tile: K / 8
+  int dp_tiles;  // tiles 0 .. dp_tiles - 1: whole tiles, CTA c does c, c + G, ...
+  int sk_iters;  // T = (tiles - dp_tiles) k_tiles (tile, k tile) iterations split over the G CTAs
+};
+
+// The first stream-K iteration of CTA c: floor(c T / G).
+__host__ __device__ int sk_begin(int c, int T, int G) {
+  return static_cast<int>(static_cast<long long>(c) * T / G);
+}
+// The CTA whose range holds iteration i: the largest c with floor(c T / G) <= i, i.e.
+// c T < (i + 1) G.
+__device__ int sk_owner(int i, int T, int G) {
+  return static_cast<int>(((static_cast<long long>(i) + 1) * G - 1) / T);
+}
+
+// Where float4 j (0..31) of a thread's 128 accumulators (row j / 4, patch j % 4) lies in a slot:
+// a warp's 32 lanes write 512 contiguous bytes per j.
+__device__ __forceinline__ int slot_float4(int j, int tid) {
+  return j * kThreads + tid;
+}
+
+__global__ void __launch_bounds__(kThreads, 2)
+    thread_tile_sk_kernel(int N, int K, const float* __restrict__ A, const float* __restrict__ B,
+                          float* __restrict__ C, float* partials, int* counters, SkPlan p) {
+  __shared__ __align__(16) float As[2][kBK * tt::kTtLda];
+  __shared__ __align__(16) float Bs[2][kBK * kBN];
+  __shared__ int finisher;  // this CTA arrived last at its tile: it adds the parts and stores C
+  const int tid = static_cast<int>(threadIdx.x);
+  const int mbase = tt::mbase_of(tid), nbase = tt::nbase_of(tid);
+  const int G = static_cast<int>(gridDim.x), cta = static_cast<int>(blockIdx.x);
+  auto store = [&](int tile, const float(&acc)[tt::TM][tt::TN]) {
+    const int m0 = tile / p.tiles_n * kBM, n0 = tile % p.tiles_n * kBN;
+    tt::store_tile<int>(C, N, n0 + nbase, acc,
+                        [&](int i) { return m0 + mbase + tt::patch_row(i); });
+  };
+  // Data-parallel waves (whole tiles c, c + G, ... below dp_tiles), then the stream-K range
+  // [first, end) of the remaining tiles' iterations, one segment per tile it touches; one k loop
+  // for both (one copy of the unrolled loop in the code).
+  const int T = p.sk_iters, first = sk_begin(cta, T, G), end = sk_begin(cta + 1, T, G);
+  int dp = cta, it = first;
+  for (;;) {
+    int tile, kb = 0, ke = p.k_tiles, s = 0;  // the segment: k tiles [kb, ke) of `tile`
+    if (dp < p.dp_tiles) {
+      tile = dp;
+      dp += G;
+    } else if (it < end) {
+      s = it / p.k_tiles;  // stream-K tile s is tile dp_tiles + s
+      kb = it - s * p.k_tiles;
+      ke = min(p.k_tiles, kb + (end - it));
+      tile = p.dp_tiles + s;
+      it += ke - kb;
+    } else {
+      break;
+    }
+    float acc[tt::TM][tt::TN] = {};
+    tt::thread_tile_k_loop(A, B, N, K, tile / p.tiles_n, tile % p.tiles_n, kb * kBK, ke * kBK, As,
+                           Bs, tid, mbase, nbase, acc);
+    if (kb == 0 && ke == p.k_tiles) {  // the whole k range: no other part
+      store(tile, acc);
+      continue;
+    }
+    float* mine =
+        partials + static_cast<std::size_t>(kSlotsPerCta * cta + (kb == 0 ? 1 : 0)) * kSlotFloats;
+#pragma unroll
+    for (int j = 0; j < tt::TM * tt::TN / 4; ++j) {
+      const int i = j / 4, h = j % 4;
+      __stcg(reinterpret_cast<float4*>(mine) + slot_float4(j, tid),
+             make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]));
+    }
+    __threadfence();  // this thread's partial is visible device-wide before the arrival counts
+    __syncthreads();
+    const int c_lo = sk_owner(s * p.k_tiles, T, G), c_hi = sk_owner((s + 1) * p.k_tiles - 1, T, G);
+    if (tid == 0) {
+      const bool last = atomicAdd(&counters[s], 1) == c_hi - c_lo;
+      if (last) counters[s] = 0;  // every part has arrived: ready for the next launch
+      finisher = last ? 1 : 0;
+    }
+    __syncthreads();
+    if (finisher == 0) continue;
+    __threadfence();  // the other parts' writes, counted before ours, are read after it
+    for (int c = c_lo; c <= c_hi; ++c) {
+      if (c == cta) continue;
+      // c's segment of tile s starts the tile (kb == 0) unless c began inside it: its first one.
+      const bool began_inside = sk_begin(c, T, G) > s * p.k_tiles;
+      const float* theirs =
+          partials +
+          static_cast<std::size_t>(kSlotsPerCta * c + (began_inside ? 0 : 1)) * kSlotFloats;
+#pragma unroll
+      for (int j = 0; j < tt::TM * tt::TN / 4; ++j) {
+        const int i = j / 4, h = j % 4;
+        const float4 v = __ldcg(reinterpret_cast<const float4*>(theirs) + slot_float4(j, tid));
+        acc[i][4 * h] += v.x;
+        acc[i][4 * h + 1] += v.y;
+        acc[i][4 * h + 2] += v.z;
+        acc[i][4 * h + 3] += v.w;
+      }
+    }
+    store(tile, acc);
+  }
+}
+
+// Blocks of the kernel per SM (occupancy API) x the SM count, for the current device.
+int persistent_slots() {
+  int device = 0, sms = 0, per_sm = 0;
+  MEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+  MEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  MEMLAB_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, thread_tile_sk_kernel, kThreads, 0));
+  return std::max(1, per_sm) * sms;
+}
+
+struct Schedule {
+  int grid = 0;
+  SkPlan plan{};
+  int sk_tiles = 0;  // tiles in the stream-K part (one counter each)
+};
+
+// The schedule at (M, N, K) (whole tiles) on `slots` resident CTAs.
+Schedule schedule_of(int M, int N, int K, int slots) {
+  const int tiles_n = N / kBN, tiles = (M / kBM) * tiles_n, k_tiles = K / kBK;
+  const int G = std::max(1, std::min(slots, tiles));
+  const int dp_waves = std::max(0, tiles / G - 1);
+  const int sk_tiles = tiles - dp_waves * G;  // in [G, 2 G): every CTA has >= k_tiles iterations
+  return {G, {tiles_n, k_tiles, dp_waves * G, sk_tiles * k_tiles}, sk_tiles};
+}
+
+}  // namespace
+
+StreamKWorkspace::StreamKWorkspace(int M, int N, int K, int grid) : m_(M), n_(N), k_(K) {
+  if (!fast_path(M, N, K)) return;  // the fallback kernel needs none
+  const Schedule s = schedule_of(M, N, K, grid > 0 ? grid : persistent_slots());
+  grid_ = s.grid;
+  partials_ = DeviceBuffer<float>(static_cast<std::size_t>(kSlotsPerCta) *
+                                  static_cast<std::size_t>(s.grid) * kSlotFloats);
+  counters_ = DeviceBuffer<int>(static_cast<std::size_t>(s.sk_tiles));
+  counters_.fill_bytes(0);  // once, here: each launch leaves them at 0
+  MEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+const void* thread_tile_sk_kernel_fn() {
+  return reinterpret_cast<const void*>(thread_tile_sk_kernel);
+}
+
+unsigned thread_tile_sk_grid(int M, int N, int K) {
+  return static_cast<unsigned>(schedule_of(M, N, K, persistent_slots()).grid);
+}
+
+void launch_thread_tile_sk(const float* A, const float* B, float* C, int M, int N, int K,
+                           const StreamKWorkspace& ws, cudaStream_t stream) {
+  if (ws.m() != M || ws.n() != N || ws.k() != K || ws.grid() == 0) {
+    throw std::invalid_argument("matmul: thread_tile_8x16_sk's workspace is for another size");
+  }
+  const Schedule s = schedule_of(M, N, K, ws.grid());
+  thread_tile_sk_kernel<<<s.grid, kThreads, 0, stream>>>(N, K, A, B, C, ws.partials(),
+                                                         ws.counters(), s.plan);
+  MEMLAB_CHECK_LAUNCH(thread_tile_sk_kernel);
+}
+
+}  // namespace memlab::lessons::matmul
