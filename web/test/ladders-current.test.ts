@@ -5,22 +5,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { LessonDecl } from "../src/lessons";
-import { plotData } from "../src/plots/declared";
-import type { RunJson } from "../src/records";
+import { declaredLadder, type DeclaredRun, measuredBar as bar } from "./declared-ladder";
 
 const run = JSON.parse(
   readFileSync(join(__dirname, "../../docs/results/h200-2026-12-02-r3s6-ladders.json"), "utf8"),
-) as RunJson & { lessons: Record<string, LessonDecl> };
+) as DeclaredRun;
 const of = (e: string) => run.records.filter((r) => r.experiment === e);
-
-function ladderOf(lesson: string) {
-  const decl = run.lessons[lesson]!;
-  const plot = decl.plots!.find((p) => p.kind === "ladder")!;
-  return plotData(run, decl, plot, of(lesson));
-}
-const bar = (pd: ReturnType<typeof ladderOf>, facet: string, variant: string) =>
-  pd.data.find((d) => d.kind === "measured" && d.facet === facet && d.variant === variant);
+const ladderOf = (lesson: string) => declaredLadder(run, lesson);
 
 describe("issue 23's ladders over the newest run", () => {
   it("tensor_cores: a TF32 and a BF16 facet, wgmma in both, cuBLAS the vendor line", () => {

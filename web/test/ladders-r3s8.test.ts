@@ -6,26 +6,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { LessonDecl } from "../src/lessons";
-import { plotData } from "../src/plots/declared";
-import type { RunJson } from "../src/records";
+import { declaredLadder, type DeclaredRun, measuredBar } from "./declared-ladder";
 
-type Run = RunJson & { lessons: Record<string, LessonDecl> };
 const call = JSON.parse(
   readFileSync(join(__dirname, "../../docs/results/h100-2026-12-07-r3s8-call1.json"), "utf8"),
-) as Record<string, Run>;
+) as Record<string, DeclaredRun>;
 
-function ladder(run: Run, lesson: string) {
-  const decl = run.lessons[lesson]!;
-  const plot = decl.plots!.find((p) => p.kind === "ladder")!;
-  const pd = plotData(
-    run,
-    decl,
-    plot,
-    run.records.filter((r) => r.experiment === lesson),
-  );
-  const bar = (facet: string, variant: string) =>
-    pd.data.find((d) => d.kind === "measured" && d.facet === facet && d.variant === variant);
+function ladder(run: DeclaredRun, lesson: string) {
+  const pd = declaredLadder(run, lesson);
+  const bar = (facet: string, variant: string) => measuredBar(pd, facet, variant);
   return { pd, bar };
 }
 

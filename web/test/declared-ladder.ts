@@ -1,0 +1,25 @@
+// A lesson's declared ladder as the lab draws it from a stored run (the plot declarations the
+// run carries, as the core wrote them): shared by the vitest files over device runs.
+import type { LessonDecl } from "../src/lessons";
+import { plotData } from "../src/plots/declared";
+import type { RunJson } from "../src/records";
+
+export type DeclaredRun = RunJson & { lessons: Record<string, LessonDecl> };
+
+export function declaredLadder(run: DeclaredRun, lesson: string) {
+  const decl = run.lessons[lesson]!;
+  const plot = decl.plots!.find((p) => p.kind === "ladder")!;
+  return plotData(
+    run,
+    decl,
+    plot,
+    run.records.filter((r) => r.experiment === lesson),
+  );
+}
+
+// The measured bar of one variant in one facet, or undefined where the ladder has none.
+export const measuredBar = (
+  pd: ReturnType<typeof declaredLadder>,
+  facet: string,
+  variant: string,
+) => pd.data.find((d) => d.kind === "measured" && d.facet === facet && d.variant === variant);
