@@ -43,6 +43,7 @@ export async function screenshots({ page, go, lang, lessons, shots, docImg }) {
             "#/streams",
             "#/lesson/hierarchy",
             "#/lesson/coalescing",
+            "#/results",
           ];
     for (const hash of pages) {
       await go(p, hash);
@@ -54,6 +55,11 @@ export async function screenshots({ page, go, lang, lessons, shots, docImg }) {
       const name = (hash.replace(/^#\/?/, "") || "hierarchy").replace(/\//g, "-");
       const path = join(shots, `${name}-${tag}.png`);
       await p.screenshot({ path, fullPage: true });
+      // Nothing widens the page: at 420 px a long run name or command line wraps or shrinks.
+      const wider = await p.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      if (wider > 1) throw new Error(`${hash} (${tag}) is ${wider} px wider than the window`);
       // English wide and narrow for each; the summary in every language.
       if (README.includes(name) && (l === "en" || name === "summary"))
         copyFileSync(path, join(docImg, `web-${name}-${tag}.png`));
