@@ -204,6 +204,11 @@ void Server::Impl::configure() {
                  "path");
     } else if (res.status == 413) {
       send_error(res, 413, "body: too large", "body");
+    } else if (res.status == 400 && (req.method == "POST" || req.method == "PUT") &&
+               !req.has_header("Content-Length") && !req.has_header("Transfer-Encoding")) {
+      // cpp-httplib refuses a body-carrying method whose length it cannot know.
+      send_error(res, 400, "Content-Length: missing; a POST says its body's length (0 for none)",
+                 "Content-Length");
     } else {
       send_error(res, res.status, fmt::format("HTTP {}", res.status));
     }

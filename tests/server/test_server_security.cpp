@@ -150,6 +150,15 @@ TEST_F(ServerTest, PathTraversalFindsNothing) {
   EXPECT_NE(reply.find("404"), std::string::npos) << reply.substr(0, 200);
 }
 
+TEST_F(ServerTest, PostWithoutContentLengthNamesTheHeader) {
+  const std::string reply =
+      raw("POST /api/queue/pause HTTP/1.1\r\nHost: " + host() +
+          "\r\nConnection: close\r\nX-Memlab-Token: " + server_->token() + "\r\n\r\n");
+  EXPECT_NE(reply.find("400"), std::string::npos) << reply.substr(0, 200);
+  EXPECT_NE(reply.find(R"("parameter":"Content-Length")"), std::string::npos)
+      << reply.substr(0, 400);
+}
+
 TEST_F(ServerTest, UnknownRoutesAndMethodsAreJson) {
   auto r = client().Get("/api/nope");
   ASSERT_TRUE(r);
