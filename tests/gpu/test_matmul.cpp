@@ -94,12 +94,12 @@ void expect_exact_for(const std::vector<Variant>& kernels, bool with_cublas,
 
 TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
   if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
-  expect_exact_for(
-      {Variant::NaiveUncoalesced, Variant::Naive, Variant::Tiled16, Variant::Tiled32,
-       Variant::Block1d, Variant::Block2d, Variant::Vectorized, Variant::Warptile,
-       Variant::DoubleBuffer, Variant::ThreadTile8x16, Variant::ThreadTileBk16,
-       Variant::ThreadTile256x128, Variant::ThreadTile8x16Db, Variant::ThreadTile8x16Sk},
-      true);
+  expect_exact_for({Variant::NaiveUncoalesced, Variant::Naive, Variant::Tiled16, Variant::Tiled32,
+                    Variant::Block1d, Variant::Block2d, Variant::Vectorized, Variant::Warptile,
+                    Variant::DoubleBuffer, Variant::ThreadTile8x16, Variant::ThreadTileBk16,
+                    Variant::ThreadTile256x128, Variant::ThreadTile8x16Db,
+                    Variant::ThreadTile8x16Sk, Variant::ThreadTile8x16Tail},
+                   true);
 }
 
 // thread_tile_8x16_sk's stream-K part on grids smaller than the tile count (the sizes' comments:
@@ -118,6 +118,23 @@ TEST(Matmul, StreamKSplitsAreExact) {
   expect_exact_for({Variant::ThreadTile8x16Sk}, false, {{128, 128, 8}, {384, 256, 200}}, 6, 3);
 }
 
+// thread_tile_8x16_tail on grids smaller than the tile count: floor(tiles / G) whole waves, then
+// the rest over min(G, rest x k tiles) stream-K CTAs, each size launched 3 times.
+TEST(Matmul, StreamKTailSplitsAreExact) {
+  if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  // 6 tiles, G = 4: one wave of 4, then 2 tiles x 25 k tiles over 4 CTAs (12-13 each: 2-3 parts).
+  expect_exact_for({Variant::ThreadTile8x16Tail}, false, {{384, 256, 200}}, 4, 3);
+  // 16 tiles, G = 3: 5 waves (15 tiles), then 1 tile x 8 k tiles over 3 CTAs (3 parts).
+  expect_exact_for({Variant::ThreadTile8x16Tail}, false, {{512, 512, 64}}, 3, 3);
+  // 9 tiles, G = 5: one wave, then 4 tiles x 10 over 5 CTAs (8 each: a CTA ends one tile and
+  // starts the next, so both of its partial slots are written).
+  expect_exact_for({Variant::ThreadTile8x16Tail}, false, {{384, 384, 80}}, 5, 3);
+  // 4 tiles, G = 3: one wave of 3, then 1 tile x 2 k tiles over min(3, 2) = 2 CTAs; 1 tile, G = 6:
+  // no wave, the tile's 1 k tile on 1 CTA (stored whole); 6 tiles, G = 6: one wave, no stream-K.
+  expect_exact_for({Variant::ThreadTile8x16Tail}, false, {{256, 256, 16}}, 3, 3);
+  expect_exact_for({Variant::ThreadTile8x16Tail}, false, {{128, 128, 8}, {384, 256, 200}}, 6, 3);
+}
+
 TEST(Matmul, StreamKNeedsAWorkspaceOfItsSize) {
   if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
   DeviceBuffer<float> a(256 * 64), b(64 * 256), c(256 * 256);
@@ -126,6 +143,12 @@ TEST(Matmul, StreamKNeedsAWorkspaceOfItsSize) {
                std::invalid_argument);
   EXPECT_THROW(
       launch(Variant::ThreadTile8x16Sk, a.get(), b.get(), c.get(), 256, 256, 64, nullptr, &other),
+      std::invalid_argument);
+  EXPECT_THROW(
+      launch(Variant::ThreadTile8x16Tail, a.get(), b.get(), c.get(), 256, 256, 64, nullptr),
+      std::invalid_argument);
+  EXPECT_THROW(
+      launch(Variant::ThreadTile8x16Tail, a.get(), b.get(), c.get(), 256, 256, 64, nullptr, &other),
       std::invalid_argument);
 }
 

@@ -77,7 +77,7 @@ struct State {
   std::vector<double> samples;         // large sizes: sampled elements in double precision
   std::vector<std::size_t> positions;  // their row-major indices
   std::unique_ptr<CublasHandle> cublas;
-  StreamKWorkspace stream_k;  // thread_tile_8x16_sk's partials and counters, for this size
+  StreamKWorkspace stream_k;  // thread_tile_8x16_sk's and _tail's partials and counters
   std::vector<std::unique_ptr<EventRing>> rings;
   double cublas_setup_ms = 0;  // median of 5 cuBLAS runs in setup (warm)
 };
@@ -210,6 +210,10 @@ Bound bound_of(Variant v) {
       return {32, 1.0,
               "FMA pipe: thread_tile_8x16's loop on a stream-K grid (no partly empty last wave) "
               "-> peak"};
+    case Variant::ThreadTile8x16Tail:
+      return {32, 1.0,
+              "FMA pipe: thread_tile_8x16's whole waves, stream-K for the last partial wave "
+              "-> peak"};
     case Variant::Cublas:
       return {0, 1.0, "FMA pipe -> peak (cuBLAS measured 50.5 TFLOP/s: 75%)"};
   }
@@ -261,7 +265,8 @@ bench::Experiment make() {
       .test_point({{"m", "256"}, {"n", "128"}, {"k", "48"}})   // thread_tile_bk16: 3 k tiles
       .test_point({{"m", "512"}, {"n", "256"}, {"k", "64"}})   // thread_tile_256x128: 2 x 2 blocks
       .test_point({{"m", "128"}, {"n", "256"}, {"k", "8"}})    // thread_tile_8x16_db: one k tile
-      // thread_tile_8x16_sk: 288 tiles on 264 slots (H200): nearly every tile split in two
+      // thread_tile_8x16_sk: 288 tiles on 264 slots (H200): nearly every tile split in two;
+      // thread_tile_8x16_tail: one wave of 264, then 24 tiles x 8 k tiles over 192 CTAs (8 parts)
       .test_point({{"m", "2304"}, {"n", "2048"}, {"k", "64"}})
       .bytes([](const Params& p) {
         const double m = static_cast<double>(p.n("m")), n = static_cast<double>(p.n("n")),

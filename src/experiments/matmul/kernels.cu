@@ -453,6 +453,10 @@ Choice choose(Variant variant, int M, int N, int K) {
       // Whole tiles only (as thread_tile_8x16); other sizes run double_buffer's guarded kernel.
       if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
       return {thread_tile_sk_kernel_fn(), dim3(thread_tile_sk_grid(M, N, K)), dim3(kTtThreads)};
+    case Variant::ThreadTile8x16Tail:  // launched by launch_thread_tile_tail; for kernel_info:
+      // the waves' kernel (the bulk of the work; the stream-K part is thread_tile_8x16_sk's).
+      if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
+      return {thread_tile_waves_kernel_fn(), dim3(cdiv(M, kBM) * cdiv(N, kBN)), dim3(kTtThreads)};
     case Variant::Cublas:
       throw std::logic_error("matmul: cublas is not one of memlab's kernels (see vendor.hpp)");
   }
@@ -467,11 +471,18 @@ bool fast_path(int M, int N, int K) {
 
 void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
             cudaStream_t stream, const StreamKWorkspace* workspace) {
-  if (variant == Variant::ThreadTile8x16Sk && fast_path(M, N, K)) {
+  if ((variant == Variant::ThreadTile8x16Sk || variant == Variant::ThreadTile8x16Tail) &&
+      fast_path(M, N, K)) {
     if (workspace == nullptr) {
-      throw std::invalid_argument("matmul: thread_tile_8x16_sk needs its StreamKWorkspace");
+      throw std::invalid_argument(variant == Variant::ThreadTile8x16Sk
+                                      ? "matmul: thread_tile_8x16_sk needs its StreamKWorkspace"
+                                      : "matmul: thread_tile_8x16_tail needs its StreamKWorkspace");
     }
-    launch_thread_tile_sk(A, B, C, M, N, K, *workspace, stream);
+    if (variant == Variant::ThreadTile8x16Sk) {
+      launch_thread_tile_sk(A, B, C, M, N, K, *workspace, stream);
+    } else {
+      launch_thread_tile_tail(A, B, C, M, N, K, *workspace, stream);
+    }
     return;
   }
   if (variant == Variant::Tma && M % kCpAsyncBM == 0 && N % kCpAsyncBN == 0 &&

@@ -103,6 +103,13 @@ enum class Variant {
   // its StreamKWorkspace (setup allocates it). Whole tiles only (fast_path), else double_buffer's
   // guarded kernel.
   ThreadTile8x16Sk,
+  // Issue 23, round 8: the stream-K schedule only where it is needed (kernels_sk.cu): the
+  // floor(tiles / G) whole waves run thread_tile_8x16's own loop and epilogue, one CTA per tile
+  // in one launch (at 4096^3: 792 tiles, 3 waves of 264), and only the rest (232 tiles, fewer than
+  // G) is split evenly over the G CTAs of thread_tile_8x16_sk's kernel in a second launch. Same
+  // workspace as thread_tile_8x16_sk. Whole tiles only (fast_path), else double_buffer's guarded
+  // kernel.
+  ThreadTile8x16Tail,
   // cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line. Not one of memlab's
   // kernels: it runs through vendor.hpp, and `launch`/`kernel_info` reject it (std::logic_error).
   Cublas,
@@ -135,18 +142,20 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "thread_tile_8x16 with double-buffered fragments, barrier before the last k step"},
     {Variant::ThreadTile8x16Sk, "thread_tile_8x16_sk",
      "thread_tile_8x16 on a persistent stream-K schedule: no partly empty last wave"},
+    {Variant::ThreadTile8x16Tail, "thread_tile_8x16_tail",
+     "thread_tile_8x16's whole waves, then stream-K for the partly empty last wave only"},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T"},
 };
 
 // Largest accepted extent of each axis (indices stay in 32-bit integers: 16384^2 < 2^31).
 inline constexpr int kMaxDim = 16384;
 
-// thread_tile_8x16_sk's workspace (kernels_sk.cu), allocated outside the timed launches: two
-// 128 x 128 fp32 partial tiles per CTA of the persistent grid and one arrival counter per
-// stream-K tile, zeroed here once (every launch leaves them at 0). For one size (M, N, K) and the
-// current device; `grid` > 0 replaces the persistent grid (occupancy x SM count) by a smaller one
-// (tests: stream-K splits at small sizes). Empty where the variant falls back (not fast_path).
-// One launch at a time per workspace (stream order).
+// thread_tile_8x16_sk's and thread_tile_8x16_tail's workspace (kernels_sk.cu), allocated outside
+// the timed launches: two 128 x 128 fp32 partial tiles per CTA of the persistent grid and one
+// arrival counter per stream-K tile, zeroed here once (every launch leaves them at 0). For one size
+// (M, N, K) and the current device; `grid` > 0 replaces the persistent grid (occupancy x SM count)
+// by a smaller one (tests: stream-K splits at small sizes). Empty where the variant falls back (not
+// fast_path). One launch at a time per workspace (stream order).
 class StreamKWorkspace {
  public:
   StreamKWorkspace() = default;
@@ -165,8 +174,8 @@ class StreamKWorkspace {
 };
 
 // C = A B for row-major A (M x K), B (K x N), C (M x N), enqueued on `stream` (memlab's kernels;
-// Variant::Cublas runs through vendor.hpp). Variant::ThreadTile8x16Sk needs `workspace`, made for
-// this size (std::invalid_argument otherwise); the other variants ignore it.
+// Variant::Cublas runs through vendor.hpp). Variant::ThreadTile8x16Sk and ThreadTile8x16Tail need
+// `workspace`, made for this size (std::invalid_argument otherwise); the other variants ignore it.
 void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
             cudaStream_t stream, const StreamKWorkspace* workspace = nullptr);
 

@@ -54,5 +54,13 @@ void launch_thread_tile_sk(const float* A, const float* B, float* C, int M, int 
 // int* counters, plan), and its persistent grid at this size on the current device.
 const void* thread_tile_sk_kernel_fn();
 unsigned thread_tile_sk_grid(int M, int N, int K);
+// thread_tile_8x16_tail (kernels_sk.cu): floor(tiles / G) whole waves of thread_tile_8x16's loop
+// (one CTA per tile), then the rest (fewer than G tiles) by the stream-K kernel. Two launches on
+// `stream`; the same workspace as thread_tile_8x16_sk. Whole tiles only (the caller checks
+// fast_path).
+void launch_thread_tile_tail(const float* A, const float* B, float* C, int M, int N, int K,
+                             const StreamKWorkspace& workspace, cudaStream_t stream);
+// The waves' kernel, (int N, int K, int tiles_n, const float* A, const float* B, float* C).
+const void* thread_tile_waves_kernel_fn();
 
 }  // namespace memlab::lessons::matmul

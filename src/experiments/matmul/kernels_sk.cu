@@ -24,6 +24,14 @@
 // batches its loads), no spill; __launch_bounds__(128, 2) keeps 2 blocks per SM (2 x 128 x 254 <=
 // 65,536). Whole tiles only (fast_path); other sizes run double_buffer's guarded kernel
 // (kernels.cu), as thread_tile_8x16 does.
+//
+// thread_tile_8x16_tail (issue 23, round 8): the same stream-K kernel for the partial last wave
+// only. The floor(tiles / G) whole waves (792 tiles at 4096^3) run first in
+// thread_tile_waves_kernel (thread_tile_8x16's loop and epilogue, one CTA per tile, 223
+// registers), then the rest (232 tiles, fewer than G) is split evenly over min(G, T) CTAs here.
+// Measured on an H100 (docs/matmul.md, "Round 8"): the balanced tail saves ~1.8%, and the waves'
+// kernel, the same source loop in another compile, is 2.1-2.7% slower per tile than
+// thread_tile_kernel: not faster than thread_tile_8x16.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -48,7 +56,8 @@ struct SkPlan {
   int tiles_n;   // block tiles across N (raster: tile id = m-tile x tiles_n + n-tile)
   int k_tiles;   // 8-deep k tiles per block tile: K / 8
   int dp_tiles;  // tiles 0 .. dp_tiles - 1: whole tiles, CTA c does c, c + G, ...
-  int sk_iters;  // T = (tiles - dp_tiles) k_tiles (tile, k tile) iterations split over the G CTAs
+  int sk_first;  // stream-K tile s is tile sk_first + s (_sk: dp_tiles; _tail: its waves' tiles)
+  int sk_iters;  // T = (tiles - sk_first) k_tiles (tile, k tile) iterations split over the G CTAs
 };
 
 // The first stream-K iteration of CTA c: floor(c T / G).
@@ -92,10 +101,10 @@ __global__ void __launch_bounds__(kThreads, 2)
       tile = dp;
       dp += G;
     } else if (it < end) {
-      s = it / p.k_tiles;  // stream-K tile s is tile dp_tiles + s
+      s = it / p.k_tiles;  // stream-K tile s is tile sk_first + s
       kb = it - s * p.k_tiles;
       ke = min(p.k_tiles, kb + (end - it));
-      tile = p.dp_tiles + s;
+      tile = p.sk_first + s;
       it += ke - kb;
     } else {
       break;
@@ -147,6 +156,25 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 }
 
+// thread_tile_8x16_tail's whole waves: thread_tile_8x16's kernel body (the same k loop, K the
+// whole k range, the same epilogue) on a 1D grid of exactly the waves' tiles, tile = blockIdx.x in
+// thread_tile_8x16's raster (tile id = m-tile x tiles_n + n-tile: consecutive CTAs walk along N,
+// as the 2D grid's x does). Its k loop is thread_tile_8x16's, not the stream-K kernel's (254
+// registers, 1.7% slower per tile at 4224 x 4096 x 4096 on the H100).
+__global__ void __launch_bounds__(kThreads, 2)
+    thread_tile_waves_kernel(int N, int K, int tiles_n, const float* __restrict__ A,
+                             const float* __restrict__ B, float* __restrict__ C) {
+  __shared__ __align__(16) float As[2][kBK * tt::kTtLda];
+  __shared__ __align__(16) float Bs[2][kBK * kBN];
+  const int tid = static_cast<int>(threadIdx.x);
+  const int mbase = tt::mbase_of(tid), nbase = tt::nbase_of(tid);
+  const int tile = static_cast<int>(blockIdx.x), tm = tile / tiles_n, tn = tile % tiles_n;
+  float acc[tt::TM][tt::TN] = {};
+  tt::thread_tile_k_loop(A, B, N, K, tm, tn, 0, K, As, Bs, tid, mbase, nbase, acc);
+  tt::store_tile<int>(C, N, tn * kBN + nbase, acc,
+                      [&](int i) { return tm * kBM + mbase + tt::patch_row(i); });
+}
+
 // Blocks of the kernel per SM (occupancy API) x the SM count, for the current device.
 int persistent_slots() {
   int device = 0, sms = 0, per_sm = 0;
@@ -158,9 +186,10 @@ int persistent_slots() {
 }
 
 struct Schedule {
-  int grid = 0;
+  int grid = 0;  // the stream-K kernel's CTAs (0: no stream-K launch)
   SkPlan plan{};
-  int sk_tiles = 0;  // tiles in the stream-K part (one counter each)
+  int sk_tiles = 0;    // tiles in the stream-K part (one counter each)
+  int wave_tiles = 0;  // _tail: tiles 0 .. wave_tiles - 1 run first, one CTA each (whole waves)
 };
 
 // The schedule at (M, N, K) (whole tiles) on `slots` resident CTAs.
@@ -169,7 +198,19 @@ Schedule schedule_of(int M, int N, int K, int slots) {
   const int G = std::max(1, std::min(slots, tiles));
   const int dp_waves = std::max(0, tiles / G - 1);
   const int sk_tiles = tiles - dp_waves * G;  // in [G, 2 G): every CTA has >= k_tiles iterations
-  return {G, {tiles_n, k_tiles, dp_waves * G, sk_tiles * k_tiles}, sk_tiles};
+  return {G, {tiles_n, k_tiles, dp_waves * G, dp_waves * G, sk_tiles * k_tiles}, sk_tiles, 0};
+}
+
+// thread_tile_8x16_tail's schedule: floor(tiles / G) whole waves (G = `slots` CTAs each) in one
+// launch of thread_tile_waves_kernel, then only the rest, fewer than G tiles, split evenly over
+// min(G, T) CTAs of the stream-K kernel (T = rest x k_tiles, so every CTA has >= 1 iteration and
+// each of them arrives at the tiles it touches).
+Schedule tail_schedule_of(int M, int N, int K, int slots) {
+  const int tiles_n = N / kBN, tiles = (M / kBM) * tiles_n, k_tiles = K / kBK;
+  const int G = std::max(1, std::min(slots, tiles));
+  const int wave_tiles = tiles / G * G, sk_tiles = tiles - wave_tiles;
+  const int T = sk_tiles * k_tiles;
+  return {std::min(G, T), {tiles_n, k_tiles, 0, wave_tiles, T}, sk_tiles, wave_tiles};
 }
 
 }  // namespace
@@ -177,10 +218,11 @@ Schedule schedule_of(int M, int N, int K, int slots) {
 StreamKWorkspace::StreamKWorkspace(int M, int N, int K, int grid) : m_(M), n_(N), k_(K) {
   if (!fast_path(M, N, K)) return;  // the fallback kernel needs none
   const Schedule s = schedule_of(M, N, K, grid > 0 ? grid : persistent_slots());
-  grid_ = s.grid;
+  grid_ = s.grid;  // G: _tail's stream-K launch has at most G CTAs and fewer stream-K tiles
+  const Schedule t = tail_schedule_of(M, N, K, s.grid);
   partials_ = DeviceBuffer<float>(static_cast<std::size_t>(kSlotsPerCta) *
                                   static_cast<std::size_t>(s.grid) * kSlotFloats);
-  counters_ = DeviceBuffer<int>(static_cast<std::size_t>(s.sk_tiles));
+  counters_ = DeviceBuffer<int>(static_cast<std::size_t>(std::max({s.sk_tiles, t.sk_tiles, 1})));
   counters_.fill_bytes(0);  // once, here: each launch leaves them at 0
   MEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -193,6 +235,10 @@ unsigned thread_tile_sk_grid(int M, int N, int K) {
   return static_cast<unsigned>(schedule_of(M, N, K, persistent_slots()).grid);
 }
 
+const void* thread_tile_waves_kernel_fn() {
+  return reinterpret_cast<const void*>(thread_tile_waves_kernel);
+}
+
 void launch_thread_tile_sk(const float* A, const float* B, float* C, int M, int N, int K,
                            const StreamKWorkspace& ws, cudaStream_t stream) {
   if (ws.m() != M || ws.n() != N || ws.k() != K || ws.grid() == 0) {
@@ -202,6 +248,23 @@ void launch_thread_tile_sk(const float* A, const float* B, float* C, int M, int 
   thread_tile_sk_kernel<<<s.grid, kThreads, 0, stream>>>(N, K, A, B, C, ws.partials(),
                                                          ws.counters(), s.plan);
   MEMLAB_CHECK_LAUNCH(thread_tile_sk_kernel);
+}
+
+void launch_thread_tile_tail(const float* A, const float* B, float* C, int M, int N, int K,
+                             const StreamKWorkspace& ws, cudaStream_t stream) {
+  if (ws.m() != M || ws.n() != N || ws.k() != K || ws.grid() == 0) {
+    throw std::invalid_argument("matmul: thread_tile_8x16_tail's workspace is for another size");
+  }
+  const Schedule s = tail_schedule_of(M, N, K, ws.grid());
+  if (s.wave_tiles > 0) {
+    thread_tile_waves_kernel<<<s.wave_tiles, kThreads, 0, stream>>>(N, K, s.plan.tiles_n, A, B, C);
+    MEMLAB_CHECK_LAUNCH(thread_tile_waves_kernel);
+  }
+  if (s.grid > 0) {
+    thread_tile_sk_kernel<<<s.grid, kThreads, 0, stream>>>(N, K, A, B, C, ws.partials(),
+                                                           ws.counters(), s.plan);
+    MEMLAB_CHECK_LAUNCH(thread_tile_sk_kernel);
+  }
 }
 
 }  // namespace memlab::lessons::matmul

@@ -1,0 +1,59 @@
+// Session 9's runs as the lab draws them (2026-12-07, an H100): call 1 ran round seven's lines with
+// `--repeat 3` (docs/results/h100-2026-12-07-r3s9-call1.json: run_1 transpose, run_3 conv2d 5x5),
+// call 2 the SGEMM tail step (-call2.json: run_1 `memlab run matmul -v
+// thread_tile_8x16,thread_tile_8x16_sk,thread_tile_8x16_tail,cublas --repeat 3 --seed 7`, run_2 the
+// same at m = 4224 without _sk), with the plot declarations each run carries.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { declaredLadder, type DeclaredRun, measuredBar } from "./declared-ladder";
+
+function load(name: string) {
+  return JSON.parse(readFileSync(join(__dirname, "../../docs/results", name), "utf8")) as Record<
+    string,
+    DeclaredRun
+  >;
+}
+const call1 = load("h100-2026-12-07-r3s9-call1.json");
+const call2 = load("h100-2026-12-07-r3s9-call2.json");
+
+describe("session 9 over today's runs (H100)", () => {
+  it("matmul: the tail step is a bar beside thread_tile_8x16 and _sk, cuBLAS the vendor", () => {
+    const run = call2.run_1!;
+    expect(run.context?.device?.name).toContain("H100");
+    const pd = declaredLadder(run, "matmul");
+    const facet = pd.facets[0]!;
+    const bar = (v: string) => measuredBar(pd, facet, v);
+    for (const v of ["thread_tile_8x16", "thread_tile_8x16_sk", "thread_tile_8x16_tail"])
+      expect(bar(v)?.role, v).toBe("");
+    expect(bar("cublas")?.role).toBe("vendor");
+    // docs/matmul.md "Round 8": level within 0.3% at 4096^3 (91.7-92.0% of cuBLAS).
+    const tail = bar("thread_tile_8x16_tail")!.y / bar("thread_tile_8x16")!.y;
+    expect(tail).toBeGreaterThan(0.99);
+    expect(tail).toBeLessThan(1.005);
+  });
+
+  it("matmul at m = 4224: the tail's waves alone are 2.1% slower than thread_tile_8x16", () => {
+    const pd = declaredLadder(call2.run_2!, "matmul");
+    const facet = pd.facets[0]!;
+    const y = (v: string) => measuredBar(pd, facet, v)!.y;
+    expect(y("thread_tile_8x16_tail") / y("thread_tile_8x16")).toBeCloseTo(0.979, 2);
+  });
+
+  it("repeated runs: one bar per variant, at the first repeat's median the docs quote", () => {
+    const run = call1.run_1!;
+    const pd = declaredLadder(run, "transpose");
+    const facet = pd.facets.find((f) => f.includes("16384") && !f.includes("8192"))!;
+    for (const v of ["tile64_s_full", "tile64_s_col", "tile64_s_l2p"])
+      expect(measuredBar(pd, facet, v)?.role, v).toBe("");
+    const rec = (v: string) =>
+      run.records.find(
+        (r) =>
+          r.variant === v && String(r.params.rows) === "16384" && String(r.params.cols) === "16384",
+      )!;
+    expect(rec("tile64_s_col").pct_memcpy!).toBeCloseTo(95.0, 1);
+    expect(rec("tile_copy").pct_memcpy!).toBeCloseTo(96.7, 1);
+    const conv = call1.run_3!.records.find((r) => r.variant === "register_deep_l2p")!;
+    expect(conv.pct_memcpy!).toBeCloseTo(97.5, 1);
+  });
+});
