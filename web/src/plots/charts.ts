@@ -117,27 +117,127 @@ export interface RooflinePoint {
   gflops: number;
 }
 
+/**
+ * Where the labels of points in one column go (pixels from the top): each as near its point's
+ * `ys[i]` as it can be, none closer than `gap` to the next, inside [lo, hi] where there is room.
+ * Returned in the input's order. Variants of a lesson often share an intensity and reach nearly
+ * the same GFLOP/s (matmul's do), so their labels would print over each other.
+ */
+export function spreadLabels(ys: number[], gap: number, lo: number, hi: number): number[] {
+  const order = ys.map((_, i) => i).sort((a, b) => ys[a]! - ys[b]! || a - b);
+  // Clusters of labels that touch, each centred on its points' mean height: adding a label to the
+  // bottom may make the last cluster touch the one above, which merges them (and re-centres).
+  const clusters: { first: number; n: number; sum: number }[] = [];
+  const top = (c: { n: number; sum: number }) => c.sum / c.n - ((c.n - 1) * gap) / 2;
+  for (let k = 0; k < order.length; k++) {
+    clusters.push({ first: k, n: 1, sum: ys[order[k]!]! });
+    while (clusters.length > 1) {
+      const c = clusters[clusters.length - 1]!,
+        p = clusters[clusters.length - 2]!;
+      if (top(p) + p.n * gap <= top(c)) break;
+      p.n += c.n;
+      p.sum += c.sum;
+      clusters.pop();
+    }
+  }
+  const pos = new Array<number>(ys.length);
+  for (const c of clusters) {
+    for (let j = 0; j < c.n; j++) pos[order[c.first + j]!] = top(c) + j * gap;
+  }
+  // Into [lo, hi]: down from the top, then back up from the bottom, keeping the gaps where the
+  // room allows (never above `lo`).
+  let prev = -Infinity;
+  for (const i of order) {
+    pos[i] = Math.max(pos[i]!, prev + gap, lo);
+    prev = pos[i]!;
+  }
+  let next = Infinity;
+  for (let k = order.length - 1; k >= 0; k--) {
+    const i = order[k]!;
+    pos[i] = Math.max(lo, Math.min(pos[i]!, hi, next - gap));
+    next = pos[i]!;
+  }
+  return pos;
+}
+
 /** Roofline: measured variants as points; the roof from the roofline model (its attainable). */
 export function rooflineChart(
   pts: RooflinePoint[],
   roof: { intensity: number; gflops: number }[],
 ): HTMLElement {
   if (!pts.length) return empty();
+  const height = 320,
+    marginTop = 20,
+    marginBottom = 36,
+    marginLeft = 60,
+    marginRight = 130;
+  const w = width();
+  // Both axes' domains set here (every point and the roof inside, with room for the labels), so
+  // the label positions can be computed in pixels before Plot draws them.
+  const xs = [...pts.map((p) => p.intensity), ...roof.map((r) => r.intensity)];
+  const ys = [...pts.map((p) => p.gflops), ...roof.map((r) => r.gflops)];
+  const [x0, x1] = [Math.min(...xs) / 1.3, Math.max(...xs) * 1.3];
+  const [y0, y1] = [Math.min(...ys) / 1.8, Math.max(...ys) * 1.4];
+  const innerH = height - marginTop - marginBottom,
+    innerW = w - marginLeft - marginRight;
+  const py = (v: number) =>
+    marginTop + ((Math.log(y1) - Math.log(v)) / (Math.log(y1) - Math.log(y0))) * innerH;
+  const fromPy = (px: number) =>
+    Math.exp(Math.log(y1) - ((px - marginTop) / innerH) * (Math.log(y1) - Math.log(y0)));
+  const px = (v: number) => ((Math.log(v) - Math.log(x0)) / (Math.log(x1) - Math.log(x0))) * innerW;
+  // Columns: points whose labels would share pixels (within 90 px across, about a label's width).
+  const byX = pts.map((_, i) => i).sort((a, b) => pts[a]!.intensity - pts[b]!.intensity);
+  const labelY = new Array<number>(pts.length);
+  for (let k = 0; k < byX.length;) {
+    let e = k + 1;
+    while (e < byX.length && px(pts[byX[e]!]!.intensity) - px(pts[byX[k]!]!.intensity) < 90) e++;
+    const col = byX.slice(k, e);
+    const placed = spreadLabels(
+      col.map((i) => py(pts[i]!.gflops)),
+      11,
+      marginTop - 4,
+      height - marginBottom,
+    );
+    col.forEach((i, j) => (labelY[i] = fromPy(placed[j]!)));
+    k = e;
+  }
+  // Each label starts 14 px right of its point, a leader drawn to it where it had to move.
+  const fromPx = (p: number) =>
+    Math.exp(Math.log(x0) + (p / innerW) * (Math.log(x1) - Math.log(x0)));
+  const labels = pts.map((p, i) => ({
+    ...p,
+    labelY: labelY[i]!,
+    labelX: fromPx(px(p.intensity) + 14),
+  }));
   return Plot.plot({
-    width: width(),
-    height: 320,
-    marginLeft: 60,
-    marginRight: 120,
-    x: { type: "log", label: t("plot.intensity"), grid: true },
-    y: { type: "log", label: "GFLOP/s", grid: true },
+    width: w,
+    height,
+    marginTop,
+    marginBottom,
+    marginLeft,
+    marginRight,
+    x: { type: "log", label: t("plot.intensity"), grid: true, domain: [x0, x1] },
+    y: { type: "log", label: "GFLOP/s", grid: true, domain: [y0, y1] },
     marks: [
       Plot.line(roof, { x: "intensity", y: "gflops", stroke: "var(--ref)", strokeWidth: 2 }),
+      // A leader from each point to its label where the label had to move.
+      Plot.link(
+        labels.filter((l) => Math.abs(py(l.gflops) - py(l.labelY)) > 2),
+        {
+          x1: "intensity",
+          y1: "gflops",
+          x2: "labelX",
+          y2: "labelY",
+          stroke: "var(--muted)",
+          strokeWidth: 0.75,
+        },
+      ),
       Plot.dot(pts, { x: "intensity", y: "gflops", fill: "var(--accent)", r: 4, tip: true }),
-      Plot.text(pts, {
-        x: "intensity",
-        y: "gflops",
+      Plot.text(labels, {
+        x: "labelX",
+        y: "labelY",
         text: "variant",
-        dx: 6,
+        dx: 2,
         textAnchor: "start",
         fontSize: 10,
       }),
