@@ -154,6 +154,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::Tile64SRows:
       launch_tile64_s_rows(in, out, rows, cols, s);
       return;
+    case Variant::Tile64SRows32:
+      launch_tile64_s_rows32(in, out, rows, cols, s);
+      return;
     case Variant::Tile64SCol:
       launch_tile64_s_col(in, out, rows, cols, s);
       return;

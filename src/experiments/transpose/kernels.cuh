@@ -58,6 +58,10 @@ enum class Variant {
   Tile64SFull,
   // Round six d (kernels_scalar.cu): tile64_s split by in rows, cuBLAS's way (32 x 65 buffer).
   Tile64SRows,
+  // Session 9 (kernels_scalar.cu, issue 23): tile64_s_rows at cuBLAS's 32 registers (8 blocks per
+  // SM instead of 6) where the matrix is whole 64 x 64 tiles: no guards, one pointer per side
+  // stepped by 8 rows; other sizes run tile64_s_rows's guarded kernel.
+  Tile64SRows32,
   // Round seven (kernels_scalar.cu, issue 23): tile64_s_full with the block order transposed
   // (a 1D grid, consecutive blocks walk the tile rows of one tile col): the resident set reads
   // every in row ~1 KiB and writes ~264 whole out rows (64 KiB runs): long write runs instead of
@@ -152,6 +156,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
     {Variant::Tile64SFull, "tile64_s_full", "tile64_s with the whole 64x65 tile and one barrier"},
     {Variant::Tile64SRows, "tile64_s_rows",
      "tile64_s split by in rows, cuBLAS's way: a 32x65 buffer, 64 out rows x 128 B per half"},
+    {Variant::Tile64SRows32, "tile64_s_rows32",
+     "tile64_s_rows at 32 registers (8 blocks per SM): whole tiles unguarded, stepped pointers"},
     {Variant::Tile64SCol, "tile64_s_col",
      "tile64_s_full with the block order transposed: consecutive blocks walk tile rows"},
     {Variant::Tile64SL2p, "tile64_s_l2p",
@@ -193,6 +199,7 @@ void launch_tile64_g32(const float* in, float* out, int rows, int cols, cudaStre
 void launch_tile64_s(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_s_full(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_s_rows(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+void launch_tile64_s_rows32(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // Round seven (kernels_scalar.cu): Tile64SCol, Tile64SL2p and the TileMirror reference line (a
 // block transpose: check_tile_swap with kSwapTile); any rows, cols.
 void launch_tile64_s_col(const float* in, float* out, int rows, int cols, cudaStream_t stream);

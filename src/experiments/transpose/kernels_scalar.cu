@@ -188,6 +188,51 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// tile64_s_rows32 (session 9): tile64_s_rows at cuBLAS's 32 registers, for matrices of whole 64 x
+// 64 tiles (rows, cols multiples of 64; other sizes run tile64_rows above). ncu of round six d:
+// cutting the tile by in rows halved tile64_s_full's mio_throttle (21.2 -> 10.7) but its 40
+// registers left 6 blocks per SM, and the loads waited longer (long_scoreboard 21.6); cuBLAS's
+// kernel does the same split at 32 registers (8 blocks per SM, long_scoreboard 23, no
+// mio_throttle). Here no access is guarded (whole tiles), and the 16 load and 16 store addresses
+// are one pointer per side stepped by 8 rows (in: 8 cols floats, out: 8 rows floats), the +32
+// column of the second load an immediate offset, instead of tile64_rows's 64-bit products per
+// access. The load order is i-major (v[0][i], v[1][i]: the 256 contiguous bytes of in row
+// r0 + ty + 8 i), so half 0's rows (i < 4) are requested first.
+__global__ void __launch_bounds__(kThreads, 8)
+    tile64_rows_whole(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+  constexpr int kP = kS + 1;  // 65: 1 mod 32
+  __shared__ float buf[(kS / 2) * kP];
+  const int tx = static_cast<int>(threadIdx.x) % 32, ty = static_cast<int>(threadIdx.x) / 32;
+  const int r0 = static_cast<int>(blockIdx.y) * kS, c0 = static_cast<int>(blockIdx.x) * kS;
+  const float* src = in + at(r0 + ty, c0 + tx, cols);
+  const std::size_t in_step = 8 * static_cast<std::size_t>(cols);
+  float v[2][8];
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    v[0][i] = __ldg(src);
+    v[1][i] = __ldg(src + 32);
+    src += in_step;
+  }
+  float* dst = out + at(c0 + ty, r0 + tx, rows);  // out row c0 + ty, col r0 + tx
+  const std::size_t out_step = 8 * static_cast<std::size_t>(rows);
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    if (h == 1) __syncthreads();  // half 0's reads are done before half 1 overwrites
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) buf[(ty + 8 * i) * kP + 32 * j + tx] = v[j][4 * h + i];
+    }
+    __syncthreads();
+    float* d = dst + 32 * h;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      *d = buf[tx * kP + ty + 8 * k];  // out row c0 + ty + 8 k, col r0 + 32 h + tx
+      d += out_step;
+    }
+  }
+}
+
 // What scalar_tile<true, K> changes from tile64_s_full (K = kPlain): round seven's controls (see
 // the header). Only Full = true takes a K other than kPlain.
 enum Kind : int { kPlain, kMirror, kColOrder, kL2p };
@@ -311,6 +356,15 @@ void launch_tile64_s_full(const float* in, float* out, int rows, int cols, cudaS
 void launch_tile64_s_rows(const float* in, float* out, int rows, int cols, cudaStream_t s) {
   tile64_rows<<<grid_for(rows, cols, kS), kThreads, 0, s>>>(in, out, rows, cols);
   MEMLAB_CHECK_LAUNCH(tile64_s_rows);
+}
+
+void launch_tile64_s_rows32(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  if (rows % kS != 0 || cols % kS != 0) {  // clipped tiles: the guarded kernel
+    launch_tile64_s_rows(in, out, rows, cols, s);
+    return;
+  }
+  tile64_rows_whole<<<grid_for(rows, cols, kS), kThreads, 0, s>>>(in, out, rows, cols);
+  MEMLAB_CHECK_LAUNCH(tile64_s_rows32);
 }
 
 void launch_tile_mirror(const float* in, float* out, int rows, int cols, cudaStream_t s) {
