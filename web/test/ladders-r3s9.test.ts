@@ -57,3 +57,21 @@ describe("session 9 over today's runs (H100)", () => {
     expect(conv.pct_memcpy!).toBeCloseTo(97.5, 1);
   });
 });
+
+describe("session 9's transpose step over its run (H100, call 4)", () => {
+  it("tile64_s_rows32 is a step of the ladder at the figure docs/transpose.md quotes", () => {
+    const run = load("h100-2026-12-07-r3s9-call4.json").run_1!;
+    const pd = declaredLadder(run, "transpose");
+    const facet = pd.facets.find((f) => f.includes("16384") && !f.includes("8192"))!;
+    for (const v of ["tile64_s_full", "tile64_s_rows", "tile64_s_rows32"])
+      expect(measuredBar(pd, facet, v)?.role, v).toBe("");
+    expect(measuredBar(pd, facet, "cublas")?.role).toBe("vendor");
+    const pct = run.records.find(
+      (r) =>
+        r.variant === "tile64_s_rows32" &&
+        String(r.params.rows) === "16384" &&
+        String(r.params.cols) === "16384",
+    )!.pct_memcpy!;
+    expect(pct).toBeCloseTo(90.6, 1);
+  });
+});
