@@ -146,12 +146,27 @@ namespace {
 constexpr int kS = 64;  // tile side
 constexpr int kThreads = 256;
 
+// tile64_s_rows's (and _rows32's) staging of half h: in rows r0 + 32 h .. + 32, i.e.
+// v[j][4 h .. 4 h + 3], into the 32 x 65 buffer (bank (r + lane) mod 32: conflict free), between
+// the barriers that free the buffer (h = 1) and publish it.
+constexpr int kRowsP = kS + 1;  // 65: 1 mod 32
+__device__ __forceinline__ void stage_rows_half(float* buf, const float (&v)[2][8], int h, int tx,
+                                                int ty) {
+  if (h == 1) __syncthreads();  // half 0's reads are done before half 1 overwrites
+#pragma unroll
+  for (int j = 0; j < 2; ++j) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) buf[(ty + 8 * i) * kRowsP + 32 * j + tx] = v[j][4 * h + i];
+  }
+  __syncthreads();
+}
+
 // tile64_s_rows: the tile in two halves of in rows through a 32 x 65 buffer (see the header).
 // ptxas: 40 registers, 0 spills (6 blocks of 256 threads per SM; cuBLAS's kernel: 32, 8 blocks);
 // bounded to 8 or 6 blocks per SM it spills (24 and 8 bytes), so it is left unbounded.
 __global__ void __launch_bounds__(kThreads)
     tile64_rows(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
-  constexpr int kP = kS + 1;  // 65: 1 mod 32
+  constexpr int kP = kRowsP;
   __shared__ float buf[(kS / 2) * kP];
   const int tx = static_cast<int>(threadIdx.x) % 32, ty = static_cast<int>(threadIdx.x) / 32;
   const int r0 = static_cast<int>(blockIdx.y) * kS, c0 = static_cast<int>(blockIdx.x) * kS;
@@ -171,13 +186,7 @@ __global__ void __launch_bounds__(kThreads)
   }
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    if (h == 1) __syncthreads();  // half 0's reads are done before half 1 overwrites
-#pragma unroll
-    for (int j = 0; j < 2; ++j) {
-#pragma unroll
-      for (int i = 0; i < 4; ++i) buf[(ty + 8 * i) * kP + 32 * j + tx] = v[j][4 * h + i];
-    }
-    __syncthreads();
+    stage_rows_half(buf, v, h, tx, ty);
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       const int c = ty + 8 * k;        // out row c0 + c
@@ -204,7 +213,7 @@ __global__ void __launch_bounds__(kThreads)
 // shape, spaces its shared stores between its loads.
 __global__ void __launch_bounds__(kThreads, 8)
     tile64_rows_whole(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
-  constexpr int kP = kS + 1;  // 65: 1 mod 32
+  constexpr int kP = kRowsP;
   __shared__ float buf[(kS / 2) * kP];
   const int tx = static_cast<int>(threadIdx.x) % 32, ty = static_cast<int>(threadIdx.x) / 32;
   const int r0 = static_cast<int>(blockIdx.y) * kS, c0 = static_cast<int>(blockIdx.x) * kS;
@@ -221,13 +230,7 @@ __global__ void __launch_bounds__(kThreads, 8)
   const std::size_t out_step = 8 * static_cast<std::size_t>(rows);
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    if (h == 1) __syncthreads();  // half 0's reads are done before half 1 overwrites
-#pragma unroll
-    for (int j = 0; j < 2; ++j) {
-#pragma unroll
-      for (int i = 0; i < 4; ++i) buf[(ty + 8 * i) * kP + 32 * j + tx] = v[j][4 * h + i];
-    }
-    __syncthreads();
+    stage_rows_half(buf, v, h, tx, ty);
     float* d = dst + 32 * h;
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
