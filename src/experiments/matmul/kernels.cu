@@ -364,16 +364,10 @@ static_assert(tt::kTtBM == kBM && tt::kTtBN == kBN && tt::kTtBK == kBK, "tt::thr
 __global__ void __launch_bounds__(kTtThreads, 2)
     thread_tile_kernel(int M, int N, int K, const float* __restrict__ A,
                        const float* __restrict__ B, float* __restrict__ C) {
-  __shared__ __align__(16) float As[2][kBK * tt::kTtLda];
-  __shared__ __align__(16) float Bs[2][kBK * kBN];
-  const int tid = static_cast<int>(threadIdx.x);
-  const int mbase = tt::mbase_of(tid), nbase = tt::nbase_of(tid);
-  const int m0 = static_cast<int>(blockIdx.y) * kBM, n0 = static_cast<int>(blockIdx.x) * kBN;
-  float acc[tt::TM][tt::TN] = {};
-  // The k loop (thread_tile.cuh): staging, two stages, one barrier per k tile.
-  tt::thread_tile_k_loop(A, B, N, K, static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.x), 0,
-                         K, As, Bs, tid, mbase, nbase, acc);
-  tt::store_tile<int>(C, N, n0 + nbase, acc, [&](int i) { return m0 + mbase + tt::patch_row(i); });
+  // The k loop (thread_tile.cuh): staging, two stages, one barrier per k tile; then C.
+  tt::thread_tile_block(A, B, C, N, K, [] {
+    return make_int2(static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.x));
+  });
 }
 
 // thread_tile_8x16_db (kernels_db.cu) runs exactly where fast_path holds.

@@ -164,15 +164,10 @@ __global__ void __launch_bounds__(kThreads, 2)
 __global__ void __launch_bounds__(kThreads, 2)
     thread_tile_waves_kernel(int N, int K, int tiles_n, const float* __restrict__ A,
                              const float* __restrict__ B, float* __restrict__ C) {
-  __shared__ __align__(16) float As[2][kBK * tt::kTtLda];
-  __shared__ __align__(16) float Bs[2][kBK * kBN];
-  const int tid = static_cast<int>(threadIdx.x);
-  const int mbase = tt::mbase_of(tid), nbase = tt::nbase_of(tid);
-  const int tile = static_cast<int>(blockIdx.x), tm = tile / tiles_n, tn = tile % tiles_n;
-  float acc[tt::TM][tt::TN] = {};
-  tt::thread_tile_k_loop(A, B, N, K, tm, tn, 0, K, As, Bs, tid, mbase, nbase, acc);
-  tt::store_tile<int>(C, N, tn * kBN + nbase, acc,
-                      [&](int i) { return tm * kBM + mbase + tt::patch_row(i); });
+  tt::thread_tile_block(A, B, C, N, K, [tiles_n] {
+    const int tile = static_cast<int>(blockIdx.x);
+    return make_int2(tile / tiles_n, tile % tiles_n);
+  });
 }
 
 // Blocks of the kernel per SM (occupancy API) x the SM count, for the current device.

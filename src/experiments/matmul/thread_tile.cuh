@@ -188,6 +188,26 @@ __device__ __forceinline__ void thread_tile_k_loop(const float* __restrict__ A,
   }
 }
 
+// One whole block tile of thread_tile_8x16 (kernels.cu) and of thread_tile_8x16_tail's waves
+// (kernels_sk.cu): the k loop over [0, K), then C. `tile_of()` gives the tile's (m, n) indices
+// (int2: x = tile_m, y = tile_n); it is called where both kernels formed them before this was
+// shared, so their PTX stayed as measured.
+template <class TileOf>
+__device__ __forceinline__ void thread_tile_block(const float* __restrict__ A,
+                                                  const float* __restrict__ B,
+                                                  float* __restrict__ C, int N, int K,
+                                                  TileOf tile_of) {
+  __shared__ __align__(16) float As[2][kTtBK * kTtLda];
+  __shared__ __align__(16) float Bs[2][kTtBK * kTtBN];
+  const int tid = static_cast<int>(threadIdx.x);
+  const int mbase = mbase_of(tid), nbase = nbase_of(tid);
+  const int2 t = tile_of();
+  const int m0 = t.x * kTtBM, n0 = t.y * kTtBN;
+  float acc[TM][TN] = {};
+  thread_tile_k_loop(A, B, N, K, t.x, t.y, 0, K, As, Bs, tid, mbase, nbase, acc);
+  store_tile<int>(C, N, n0 + nbase, acc, [&](int i) { return m0 + mbase + patch_row(i); });
+}
+
 // ---- cp_async's ring (kernels_async.cu explains it), also thread_tile_256x128's ----
 
 __device__ __forceinline__ void cp_async16(float* dst, const float* src) {
