@@ -2,16 +2,12 @@
 // `scripts/device/verify.sh suite` = `memlab run --seed 7`, 770 records of 26 lessons;
 // docs/results/h100-2026-12-07-r3s9-suite.json). What the lab shows of it: the statuses, and for
 // every lesson every plot it declares, drawn from this run's records.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ganttRecords, plotData, rooflineData, stackData } from "../src/plots/declared";
 import { expectedFailures, failures, skipGroups, statusCounts } from "../src/records";
-import { declaredLadder, type DeclaredRun, measuredBar } from "./declared-ladder";
+import { declaredLadder, measuredBar, storedResult } from "./declared-ladder";
 
-const run = JSON.parse(
-  readFileSync(join(__dirname, "../../docs/results/h100-2026-12-07-r3s9-suite.json"), "utf8"),
-) as DeclaredRun;
+const run = storedResult("h100-2026-12-07-r3s9-suite.json");
 
 describe("today's full default run (H100, 2026-12-07)", () => {
   it("770 records: 769 timed, the one expected failure, nothing failed or skipped", () => {

@@ -1,5 +1,7 @@
 // A lesson's declared ladder as the lab draws it from a stored run (the plot declarations the
 // run carries, as the core wrote them): shared by the vitest files over device runs.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { LessonDecl } from "../src/lessons";
 import { plotData } from "../src/plots/declared";
 import type { RunJson } from "../src/records";
@@ -23,3 +25,8 @@ export const measuredBar = (
   facet: string,
   variant: string,
 ) => pd.data.find((d) => d.kind === "measured" && d.facet === facet && d.variant === variant);
+
+// A stored device result of docs/results/ (a run, or a call's parts keyed by name), parsed.
+export function storedResult<T = DeclaredRun>(file: string): T {
+  return JSON.parse(readFileSync(join(__dirname, "../../docs/results", file), "utf8")) as T;
+}

@@ -2,14 +2,10 @@
 // docs/results/h200-2026-12-02-r3s6-ladders.json: one `memlab run LESSON --seed 7` per lesson of
 // today's kernels, merged: transpose (call 6), tensor_cores and conv2d (call 2) from session 6, histogram and
 // smem_reverse from session 5), with the plot declarations that run carries (as the core wrote them).
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { declaredLadder, type DeclaredRun, measuredBar as bar } from "./declared-ladder";
+import { declaredLadder, measuredBar as bar, storedResult } from "./declared-ladder";
 
-const run = JSON.parse(
-  readFileSync(join(__dirname, "../../docs/results/h200-2026-12-02-r3s6-ladders.json"), "utf8"),
-) as DeclaredRun;
+const run = storedResult("h200-2026-12-02-r3s6-ladders.json");
 const of = (e: string) => run.records.filter((r) => r.experiment === e);
 const ladderOf = (lesson: string) => declaredLadder(run, lesson);
 

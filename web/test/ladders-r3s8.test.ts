@@ -3,14 +3,10 @@
 // run_2 `memlab run matmul -v thread_tile_8x16,thread_tile_8x16_sk,cublas --seed 7`, run_4
 // `memlab run conv2d -a separable=no -a mask=5 -v register,register_deep,register_deep_l2p,smem_ring
 // --seed 7`), with the plot declarations each run carries.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { declaredLadder, type DeclaredRun, measuredBar } from "./declared-ladder";
+import { declaredLadder, type DeclaredRun, measuredBar, storedResult } from "./declared-ladder";
 
-const call = JSON.parse(
-  readFileSync(join(__dirname, "../../docs/results/h100-2026-12-07-r3s8-call1.json"), "utf8"),
-) as Record<string, DeclaredRun>;
+const call = storedResult<Record<string, DeclaredRun>>("h100-2026-12-07-r3s8-call1.json");
 
 function ladder(run: DeclaredRun, lesson: string) {
   const pd = declaredLadder(run, lesson);

@@ -3,17 +3,10 @@
 // call 2 the SGEMM tail step (-call2.json: run_1 `memlab run matmul -v
 // thread_tile_8x16,thread_tile_8x16_sk,thread_tile_8x16_tail,cublas --repeat 3 --seed 7`, run_2 the
 // same at m = 4224 without _sk), with the plot declarations each run carries.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { declaredLadder, type DeclaredRun, measuredBar } from "./declared-ladder";
+import { declaredLadder, type DeclaredRun, measuredBar, storedResult } from "./declared-ladder";
 
-function load(name: string) {
-  return JSON.parse(readFileSync(join(__dirname, "../../docs/results", name), "utf8")) as Record<
-    string,
-    DeclaredRun
-  >;
-}
+const load = (file: string) => storedResult<Record<string, DeclaredRun>>(file);
 const call1 = load("h100-2026-12-07-r3s9-call1.json");
 const call2 = load("h100-2026-12-07-r3s9-call2.json");
 
