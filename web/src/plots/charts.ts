@@ -160,6 +160,15 @@ export function spreadLabels(ys: number[], gap: number, lo: number, hi: number):
   return pos;
 }
 
+/** A log axis from the domain [d0, d1] onto the pixels [r0, r1], and back. */
+function logAxis(d0: number, d1: number, r0: number, r1: number) {
+  const k = (r1 - r0) / Math.log(d1 / d0);
+  return {
+    to: (v: number) => r0 + Math.log(v / d0) * k,
+    from: (p: number) => d0 * Math.exp((p - r0) / k),
+  };
+}
+
 /** Roofline: measured variants as points; the roof from the roofline model (its attainable). */
 export function rooflineChart(
   pts: RooflinePoint[],
@@ -180,34 +189,31 @@ export function rooflineChart(
   const [y0, y1] = [Math.min(...ys) / 1.8, Math.max(...ys) * 1.4];
   const innerH = height - marginTop - marginBottom,
     innerW = w - marginLeft - marginRight;
-  const py = (v: number) =>
-    marginTop + ((Math.log(y1) - Math.log(v)) / (Math.log(y1) - Math.log(y0))) * innerH;
-  const fromPy = (px: number) =>
-    Math.exp(Math.log(y1) - ((px - marginTop) / innerH) * (Math.log(y1) - Math.log(y0)));
-  const px = (v: number) => ((Math.log(v) - Math.log(x0)) / (Math.log(x1) - Math.log(x0))) * innerW;
+  const X = logAxis(x0, x1, 0, innerW),
+    Y = logAxis(y0, y1, marginTop + innerH, marginTop);
   // Columns: points whose labels would share pixels (within 90 px across, about a label's width).
   const byX = pts.map((_, i) => i).sort((a, b) => pts[a]!.intensity - pts[b]!.intensity);
-  const labelY = new Array<number>(pts.length);
+  const labelPx = new Array<number>(pts.length);
   for (let k = 0; k < byX.length;) {
     let e = k + 1;
-    while (e < byX.length && px(pts[byX[e]!]!.intensity) - px(pts[byX[k]!]!.intensity) < 90) e++;
+    while (e < byX.length && X.to(pts[byX[e]!]!.intensity) - X.to(pts[byX[k]!]!.intensity) < 90)
+      e++;
     const col = byX.slice(k, e);
     const placed = spreadLabels(
-      col.map((i) => py(pts[i]!.gflops)),
+      col.map((i) => Y.to(pts[i]!.gflops)),
       11,
       marginTop - 4,
       height - marginBottom,
     );
-    col.forEach((i, j) => (labelY[i] = fromPy(placed[j]!)));
+    col.forEach((i, j) => (labelPx[i] = placed[j]!));
     k = e;
   }
   // Each label starts 14 px right of its point, a leader drawn to it where it had to move.
-  const fromPx = (p: number) =>
-    Math.exp(Math.log(x0) + (p / innerW) * (Math.log(x1) - Math.log(x0)));
   const labels = pts.map((p, i) => ({
     ...p,
-    labelY: labelY[i]!,
-    labelX: fromPx(px(p.intensity) + 14),
+    moved: Math.abs(Y.to(p.gflops) - labelPx[i]!) > 2,
+    labelY: Y.from(labelPx[i]!),
+    labelX: X.from(X.to(p.intensity) + 14),
   }));
   return Plot.plot({
     width: w,
@@ -222,7 +228,7 @@ export function rooflineChart(
       Plot.line(roof, { x: "intensity", y: "gflops", stroke: "var(--ref)", strokeWidth: 2 }),
       // A leader from each point to its label where the label had to move.
       Plot.link(
-        labels.filter((l) => Math.abs(py(l.gflops) - py(l.labelY)) > 2),
+        labels.filter((l) => l.moved),
         {
           x1: "intensity",
           y1: "gflops",
