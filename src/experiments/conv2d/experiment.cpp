@@ -208,11 +208,18 @@ void figures(Variant v, const Params& p, bench::Extras& x) {
       reuse = static_cast<double>(k) * k * 4.0 * rows / (input_tile * (rows + k - 1));
       break;
     }
-    case Variant::SmemRing: {
-      // A ring row is the 256-column strip plus a 16-byte chunk each side, kRingBand + K - 1 of
-      // them per band; width % 4 != 0 runs register_deep's kernel (its window, R = 8).
+    case Variant::SmemRing:
+    case Variant::SmemRingWave: {
+      // A ring row is the 256-column strip plus a 16-byte chunk each side, band + K - 1 of them
+      // per band; width % 4 != 0 runs register_deep's kernel (its window, R = 8).
       const bool ring = p.n("width") % 4 == 0;
-      const int h = (r + 3) / 4, rows = ring ? kRingBand : register_rows(k);
+      const int h = (r + 3) / 4;
+      const int rows = !ring ? register_rows(k)
+                       : v == Variant::SmemRing
+                           ? kRingBand
+                           : ring_band(Image{nullptr, nullptr, static_cast<int>(p.n("height")),
+                                             static_cast<int>(p.n("width")), k},
+                                       true);
       const int cols = ring ? kRingCols : 4;
       input_tile = ring ? kRingRowBytes / 4.0 : 4.0 + 8.0 * h;
       shared = ring ? static_cast<double>(kRingSlots) * kRingRowBytes : 0.0;
@@ -274,6 +281,7 @@ void add(bench::ExperimentBuilder<State>& b, const VariantInfo<Variant>& info) {
     case Variant::RegisterStripLd:
     case Variant::RegisterStripWide:
     case Variant::SmemRing:
+    case Variant::SmemRingWave:
       b.predict(roofline)
           .variant_axis("separable", {"no"})
           .only_if([](const Params& p) { return mask_of(p) <= 5; },

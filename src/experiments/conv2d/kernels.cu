@@ -569,8 +569,11 @@ void launch(Variant variant, const Image& img, const float* mask, float* tmp, cu
       if (img.width % 4 == 0) return launch_deep_shfl(img, stream);
       return launch_deep_as<rows_for(5), 0>(img, "register_deep_shfl", stream);
     case Variant::SmemRing:  // kernels_ring.cu; width % 4 != 0: register_deep's kernel
-      if (img.width % 4 == 0) return launch_ring(img, stream);
+      if (img.width % 4 == 0) return launch_ring(img, false, stream);
       return launch_deep_as<rows_for(5), 0>(img, "smem_ring", stream);
+    case Variant::SmemRingWave:
+      if (img.width % 4 == 0) return launch_ring(img, true, stream);
+      return launch_deep_as<rows_for(5), 0>(img, "smem_ring_wave", stream);
     case Variant::RegisterStrip:
       return launch_strip(img, true, false, stream);
     case Variant::RegisterStripLd:

@@ -100,6 +100,10 @@ enum class Variant {
   // (zero-fill outside the image); each thread reads each ring row once (3 LDS.128) into
   // register_deep's K live accumulator rows of 4 columns. width % 4 != 0: register_deep's kernel.
   SmemRing,
+  // smem_ring_wave (session 10, kernels_ring.cu): smem_ring's kernel with the band sized so that
+  // the grid is one wave of resident blocks (about 335 rows at 16384^2 on 132 SMs, at least
+  // kRingBand): no tail wave, and 4 halo rows per ~400 instead of per 64 (smem_ring's two losses).
+  SmemRingWave,
   // Only with separable=yes (M = col x row): a row pass (K taps, in -> tmp) and a column pass
   // (K taps, tmp -> out), 2 K instead of K^2 FMAs per pixel. Useful bytes still 8 H W; the
   // intermediate costs another 8 H W of DRAM traffic (16 H W total).
@@ -149,6 +153,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "register_strip with 256 x 1-thread blocks: 4 KB row segments per block (K <= 5)"},
     {Variant::SmemRing, "smem_ring",
      "256-column strips, input rows in a cp.async shared-memory ring 7 rows ahead (K <= 5)"},
+    {Variant::SmemRingWave, "smem_ring_wave",
+     "smem_ring with bands sized to one wave of resident blocks: no tail, 1% halo rows (K <= 5)"},
     {Variant::Separable, "separable",
      "separable mask only: row pass + column pass through an intermediate"},
     {Variant::Tma, "tma", "Hopper TMA: input tile + halo as one box, zero fill = ghost cells"},

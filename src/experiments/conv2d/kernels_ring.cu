@@ -45,11 +45,31 @@
 //   couples a block's 2 warps; the 5.9 waves' tail; the band ends (4 of 68 rows issue no copies,
 //   the first waits a full DRAM latency). At register_deep's 92.4% it would say the limit is not
 //   the bytes in flight, but the DRAM read/write stream itself.
+//
+// smem_ring_wave (session 10): the same kernel, the band a launch argument. Measured on an H100
+// (session 8, ncu): smem_ring lost on two counts the napkin math above got wrong, not on its bytes
+// in flight: (1) DRAM reads 8.0% above the image, the 4 halo rows of each 64-row band fetched again
+// because the band that shares them is not resident at the same time; (2) 20 blocks per SM (not
+// 21), so 16384 blocks are 6.2 waves and the last one idles most SMs for most of a block's time.
+// Here bands per strip = floor(resident blocks / strips) (occupancy API x SMs), band = ceil(height
+// / bands), at least kRingBand: one wave. The run-time band made ptxas take 56 registers at K = 5
+// (18 blocks per SM); __launch_bounds__(64, kRingWaveBlocksPerSm = 20) gets 40 (0 spills), and
+// shared memory bounds it at 24 blocks per SM (24 x (8448 + 1024) B = 227 KB; 177 KB in flight).
+// At 16384^2 on 132 SMs x 24: 64 strips x 49 bands of 335 rows = 3136 blocks <= 3168, halo rows
+// 4 / 335 = 1.2% (DRAM ~ +1% instead of +8%), no tail, the band ends' unstored FFMAs 1.2% instead
+// of 6.25%.
+// Prediction (H100, where smem_ring took 841 us at 84.0% and register_deep 731 us at 96.7%): the
+// tail alone costs up to 7 / 6.2 - 1 = 13% and the halo rows ~7% of the reads: ~700-740 us, 95-100%
+// of memcpy, if the shared-memory pipe (mio_throttle 6.2, not_selected 4.8 at 48% issue active)
+// keeps up at the higher rate. On the H200 (register_deep 92.5%; a 1.43x faster DRAM whose
+// latency wants more bytes in flight per SM than register_deep's 21-28 KB) 93-96%. Risk: one wave
+// of equal blocks all start and end together (a cold first ring fill per block, once per SM slot).
 // width % 4 != 0: register_deep's kernel (the 16-byte chunks need 16-byte row starts; kernels.cu
 // dispatches). Edges: threads whose float4 lies right of the image copy zeros and store nothing,
 // and still take part in every barrier; a band below the image end has rows = height - y0.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -84,17 +104,21 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 
-template <int K>
-__global__ void __launch_bounds__(kThreads, kRingBlocksPerSm)
-    ring_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width) {
+// Wave (smem_ring_wave): the band is the launch's `band`; otherwise kRingBand (smem_ring's kernel
+// as it was: a run-time band costs ptxas 8 more registers at K = 5, 56 instead of 48).
+template <int K, bool Wave>
+__global__ void __launch_bounds__(kThreads, Wave ? kRingWaveBlocksPerSm : kRingBlocksPerSm)
+    ring_kernel(const float* __restrict__ in, float* __restrict__ out, int height, int width,
+                int launch_band) {
   constexpr int r = Win<K>::r, h = Win<K>::h, F = Win<K>::floats, off = Win<K>::off;
   __shared__ float4 ring[kS][kChunks];
   const int tid = static_cast<int>(threadIdx.x);
   const int xb = static_cast<int>(blockIdx.x) * kRingCols;  // the strip's first output column
   const int x0 = xb + 4 * tid;                              // this thread's 4 output columns
-  const int y0 = static_cast<int>(blockIdx.y) * kRingBand;
-  const int rows = min(kRingBand, height - y0);  // output rows of this band (>= 1)
-  const int n = rows + K - 1;                    // input rows y0 - r .. y0 + rows - 1 + r
+  const int band = Wave ? launch_band : kRingBand;
+  const int y0 = static_cast<int>(blockIdx.y) * band;
+  const int rows = min(band, height - y0);  // output rows of this band (>= 1)
+  const int n = rows + K - 1;               // input rows y0 - r .. y0 + rows - 1 + r
   const bool own_in = x0 < width;  // width % 4 == 0: the float4 is wholly inside or outside
   // Threads 0 and kThreads - 1 also copy the halo chunk left / right of the strip (none at K = 1).
   const bool halo = h > 0 && (tid == 0 || tid == kThreads - 1);
@@ -166,16 +190,45 @@ __global__ void __launch_bounds__(kThreads, kRingBlocksPerSm)
   }
 }
 
-template <int K>
-void launch_k_ring(const Image& img, cudaStream_t s) {
-  // 21 blocks x 9.3 KB per SM: ask for the largest shared carveout (once per process would do;
-  // repeating it is cheap and holds on every device).
-  MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(ring_kernel<K>,
+template <int K, bool Wave>
+void set_carveout() {
+  // 20-21 blocks x 9.3 KB per SM: ask for the largest shared carveout (once per process would do;
+  // repeating it is cheap and holds on every device). Before the occupancy query, which reads it.
+  MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(ring_kernel<K, Wave>,
                                          cudaFuncAttributePreferredSharedMemoryCarveout,
                                          cudaSharedmemCarveoutMaxShared));
+}
+
+// smem_ring_wave's band: the strips times the bands fill one wave of resident blocks (occupancy
+// API x SMs), each band at least kRingBand rows (below that the K - 1 halo rows of a band cost more
+// than the tail they save).
+template <int K>
+int wave_band(int height, int width) {
+  set_carveout<K, true>();
+  const int strips = static_cast<int>(blocks_for(static_cast<std::size_t>(width), kRingCols));
+  const int slots = static_cast<int>(resident_blocks(ring_kernel<K, true>, kThreads));
+  const int bands = std::max(1, slots / strips);
+  return std::max(kRingBand, (height + bands - 1) / bands);
+}
+
+template <int K>
+int band_k(const Image& img, bool wave) {
+  return wave ? wave_band<K>(img.height, img.width) : kRingBand;
+}
+
+// smem_ring's kernel where `band` is kRingBand and `wave` is not asked for; otherwise the wave
+// kernel with the band as an argument (the GPU tests' overrides take it for both variants).
+template <int K>
+void launch_k_ring(const Image& img, bool wave, int band, cudaStream_t s) {
   const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), kRingCols),
-                  blocks_for(static_cast<std::size_t>(img.height), kRingBand));
-  ring_kernel<K><<<grid, kThreads, 0, s>>>(img.in, img.out, img.height, img.width);
+                  blocks_for(static_cast<std::size_t>(img.height), static_cast<unsigned>(band)));
+  if (!wave && band == kRingBand) {
+    set_carveout<K, false>();
+    ring_kernel<K, false><<<grid, kThreads, 0, s>>>(img.in, img.out, img.height, img.width, band);
+  } else {
+    set_carveout<K, true>();
+    ring_kernel<K, true><<<grid, kThreads, 0, s>>>(img.in, img.out, img.height, img.width, band);
+  }
   MEMLAB_CHECK_LAUNCH(ring_kernel);
 }
 
@@ -186,20 +239,37 @@ void upload_mask_ring(const float* mask, int k) {
   MEMLAB_CUDA_CHECK(cudaMemcpyToSymbol(c_mask_ring, mask, kk * kk * sizeof(float)));
 }
 
-void launch_ring(const Image& img, cudaStream_t stream) {
-  if (img.width % 4 != 0) {
-    throw std::invalid_argument("conv2d smem_ring: the 16-byte ring copies need width % 4 == 0");
-  }
+int ring_band(const Image& img, bool wave) {
   switch (img.k) {
     case 1:
-      return launch_k_ring<1>(img, stream);
+      return band_k<1>(img, wave);
     case 3:
-      return launch_k_ring<3>(img, stream);
+      return band_k<3>(img, wave);
     case 5:
-      return launch_k_ring<5>(img, stream);
+      return band_k<5>(img, wave);
     default:
-      throw std::invalid_argument("conv2d smem_ring: mask width " + std::to_string(img.k) +
-                                  " (needs 1..5)");
+      return kRingBand;
+  }
+}
+
+void launch_ring(const Image& img, bool wave, cudaStream_t stream, int band) {
+  const char* name = wave ? "smem_ring_wave" : "smem_ring";
+  if (img.width % 4 != 0) {
+    throw std::invalid_argument(std::string("conv2d ") + name +
+                                ": the 16-byte ring copies need width % 4 == 0");
+  }
+  if (band < 0) throw std::invalid_argument(std::string("conv2d ") + name + ": band < 0");
+  if (band == 0) band = ring_band(img, wave);
+  switch (img.k) {
+    case 1:
+      return launch_k_ring<1>(img, wave, band, stream);
+    case 3:
+      return launch_k_ring<3>(img, wave, band, stream);
+    case 5:
+      return launch_k_ring<5>(img, wave, band, stream);
+    default:
+      throw std::invalid_argument(std::string("conv2d ") + name + ": mask width " +
+                                  std::to_string(img.k) + " (needs 1..5)");
   }
 }
 

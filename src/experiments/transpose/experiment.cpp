@@ -118,6 +118,7 @@ Model model_of(Variant v) {
     case Variant::Tile64SRows32:
     case Variant::Tile64SCol:
     case Variant::Tile64SL2p:
+    case Variant::Tile64SColL2p:
     case Variant::Tile128F4:
     case Variant::Tile64F4Pipe:
     case Variant::Tma:
@@ -190,9 +191,9 @@ bench::Experiment make() {
       // tile col has half 0 1 col wide, half 1 empty; 4097 x 31: half 0 31 wide, half 1 empty;
       // 1000 x 999, 129 x 257 and the rest); round seven's tile64_s_col (1D grid, tile rows
       // fastest: at 4097 x 31 65 tile rows of one col, at 1 x 1000 16 cols of one row),
-      // tile64_s_l2p and tile_mirror (a whole tile row-wise, clipped tiles transposed) at the same
-      // points; tile64_s_rows32's unguarded kernel at 128 x 192 (whole tiles, 3 x 2), the
-      // guarded one elsewhere.
+      // tile64_s_l2p, tile64_s_col_l2p and tile_mirror (a whole tile row-wise, clipped tiles
+      // transposed) at the same points; tile64_s_rows32's unguarded kernel at 128 x 192 (whole
+      // tiles, 3 x 2), the guarded one elsewhere.
       .validate(validate)
       .bytes(useful)
       .footprint(useful)

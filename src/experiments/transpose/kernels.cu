@@ -163,6 +163,9 @@ void launch(Variant variant, const float* in, float* out, int rows, int cols, cu
     case Variant::Tile64SL2p:
       launch_tile64_s_l2p(in, out, rows, cols, s);
       return;
+    case Variant::Tile64SColL2p:
+      launch_tile64_s_col_l2p(in, out, rows, cols, s);
+      return;
     case Variant::Tile128F4:
       launch_tile128_f4(in, out, rows, cols, s);
       return;

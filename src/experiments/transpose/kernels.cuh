@@ -71,6 +71,9 @@ enum class Variant {
   // ld.global.nc.L2::256B.f32: an L2 miss fetches the whole 256-B block (a block's two 128-B
   // lines of an in row): whether DRAM's 81% is the miss stream's request granularity.
   Tile64SL2p,
+  // Session 10 (kernels_scalar.cu): tile64_s_col's block order with tile64_s_l2p's 256-B loads,
+  // the two round-seven steps together (they act on the write and the read stream).
+  Tile64SColL2p,
   // Round five (kernels_tile128.cu, issue 23): 128 x 128 tiles (128 x 129 floats, 64.5 KiB of
   // dynamic shared memory, 3 blocks per SM), 512 threads with 8 float4 loads in flight each and
   // 8 float4 stores: 512-byte runs per block and row each way (tile64_f4: 256 B); tile64_f4's
@@ -162,6 +165,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "tile64_s_full with the block order transposed: consecutive blocks walk tile rows"},
     {Variant::Tile64SL2p, "tile64_s_l2p",
      "tile64_s_full with its loads as ld.global.nc.L2::256B (a miss fetches 256 B)"},
+    {Variant::Tile64SColL2p, "tile64_s_col_l2p",
+     "tile64_s_col's block order with tile64_s_l2p's 256-B loads: both round-seven steps"},
     {Variant::Tile128F4, "tile128_f4",
      "128 x 129 tile (64.5 KiB, 3 blocks per SM), 512 threads x 8 float4: 512-byte runs"},
     {Variant::Tile64F4Pipe, "tile64_f4_pipe",
@@ -204,6 +209,7 @@ void launch_tile64_s_rows32(const float* in, float* out, int rows, int cols, cud
 // block transpose: check_tile_swap with kSwapTile); any rows, cols.
 void launch_tile64_s_col(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile64_s_l2p(const float* in, float* out, int rows, int cols, cudaStream_t stream);
+void launch_tile64_s_col_l2p(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 void launch_tile_mirror(const float* in, float* out, int rows, int cols, cudaStream_t stream);
 // The Tile64F4Pipe variant (kernels_pipe.cu); any rows, cols.
 void launch_tile64_pipe(const float* in, float* out, int rows, int cols, cudaStream_t stream);

@@ -131,6 +131,15 @@
 //   LDG: 0); a probe kernel with .L2::64B / 128B / 256B gives 1 / 2 / 3 there, so it is the
 //   LTC prefetch size (cuobjdump -sass should print LDG.E.LTC256B.CONSTANT; not seen as text).
 //
+// `tile64_s_col_l2p` (K = kColL2p, session 10): tile64_s_col's order with tile64_s_l2p's loads,
+// the two round-seven steps that each bought 0.5-0.6 points over tile64_s_full on an H100
+// (session 9, `--repeat 3`: _col 95.0 / 95.0 / 95.0, _l2p 94.8-95.2, _full 94.3-94.6% of memcpy).
+// They act on different streams: the column order lengthens the write runs and makes the reads
+// 1 KiB runs (4 tiles x 256 B per in row), and in those short runs each tile row is exactly one
+// 256-B block, whose second line the hint fetches with the first. Napkin math: the same 2 GiB, the
+// same 16 LDG / 16 STS / 1 barrier / 16 LDS / 16 STG, 32 registers, 8 blocks per SM. Prediction
+// (not yet measured): at least tile64_s_col, up to ~0.5 point above it if the gains add (H100:
+// ~95.5%; the H200 figures of both steps are still to be taken).
 // `tile64_s_full8` (the brief's fourth, <= 32 registers for 8 blocks per SM) is not written:
 // ptxas already gives tile64_s_full 32 registers, 0 spills (8 x 256 threads x 32 = the 64K
 // register file; 8 x 16,640 B of shared memory): it runs 8 blocks per SM as it is.
@@ -242,7 +251,13 @@ __global__ void __launch_bounds__(kThreads, 8)
 
 // What scalar_tile<true, K> changes from tile64_s_full (K = kPlain): round seven's controls (see
 // the header). Only Full = true takes a K other than kPlain.
-enum Kind : int { kPlain, kMirror, kColOrder, kL2p };
+enum Kind : int { kPlain, kMirror, kColOrder, kL2p, kColL2p };
+constexpr bool col_order(Kind k) {
+  return k == kColOrder || k == kColL2p;
+}
+constexpr bool l2_256(Kind k) {
+  return k == kL2p || k == kColL2p;
+}
 
 // in[i] through ld.global.nc.L2::256B.f32: a miss fetches the whole 256-B block. volatile: the
 // load stays under its guard (never speculated to an address outside the matrix).
@@ -261,17 +276,17 @@ __device__ __forceinline__ void scalar_tile(const float* __restrict__ in, float*
   constexpr int kP = kCols + 1;              // padded row stride: 65 or 33 (both 1 mod 32)
   __shared__ float buf[kS * kP];
   const int tx = static_cast<int>(threadIdx.x) % 32, ty = static_cast<int>(threadIdx.x) / 32;
-  // kColOrder: a 1D grid, block b takes tile row b mod tiles_r, tile col b / tiles_r.
+  // kColOrder, kColL2p: a 1D grid, block b takes tile row b mod tiles_r, tile col b / tiles_r.
   const unsigned tiles_r = (static_cast<unsigned>(rows) + kS - 1) / kS;
-  const int r0 = static_cast<int>(K == kColOrder ? blockIdx.x % tiles_r : blockIdx.y) * kS;
-  const int c0 = static_cast<int>(K == kColOrder ? blockIdx.x / tiles_r : blockIdx.x) * kS;
+  const int r0 = static_cast<int>(col_order(K) ? blockIdx.x % tiles_r : blockIdx.y) * kS;
+  const int c0 = static_cast<int>(col_order(K) ? blockIdx.x / tiles_r : blockIdx.x) * kS;
   float v[2][8];
 #pragma unroll
   for (int j = 0; j < 2; ++j) {
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
       const int r = r0 + ty + 8 * i, c = c0 + 32 * j + tx;
-      if constexpr (K == kL2p) {
+      if constexpr (l2_256(K)) {
         v[j][i] = (r < rows && c < cols) ? load_l2_256(in + at(r, c, cols)) : 0.0f;
       } else {
         v[j][i] = (r < rows && c < cols) ? in[at(r, c, cols)] : 0.0f;
@@ -388,6 +403,12 @@ void launch_tile64_s_col(const float* in, float* out, int rows, int cols, cudaSt
 void launch_tile64_s_l2p(const float* in, float* out, int rows, int cols, cudaStream_t s) {
   tile64_full_k<kL2p><<<grid_for(rows, cols, kS), kThreads, 0, s>>>(in, out, rows, cols);
   MEMLAB_CHECK_LAUNCH(tile64_s_l2p);
+}
+
+void launch_tile64_s_col_l2p(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  const dim3 t = grid_for(rows, cols, kS);
+  tile64_full_k<kColL2p><<<t.x * t.y, kThreads, 0, s>>>(in, out, rows, cols);
+  MEMLAB_CHECK_LAUNCH(tile64_s_col_l2p);
 }
 
 }  // namespace memlab::lessons::transpose
