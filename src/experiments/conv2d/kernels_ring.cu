@@ -64,6 +64,8 @@
 // keeps up at the higher rate. On the H200 (register_deep 92.5%; a 1.43x faster DRAM whose
 // latency wants more bytes in flight per SM than register_deep's 21-28 KB) 93-96%. Risk: one wave
 // of equal blocks all start and end together (a cold first ring fill per block, once per SM slot).
+// Measured on an H100 (session 10, docs/conv2d.md): 84.5% of memcpy, level with smem_ring (84.8%):
+// one wave and 5% extra DRAM reads instead of 9%, the same 827 us; both stall on the MIO queue.
 // width % 4 != 0: register_deep's kernel (the 16-byte chunks need 16-byte row starts; kernels.cu
 // dispatches). Edges: threads whose float4 lies right of the image copy zeros and store nothing,
 // and still take part in every barrier; a band below the image end has rows = height - y0.

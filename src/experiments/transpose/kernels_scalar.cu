@@ -140,6 +140,8 @@
 // same 16 LDG / 16 STS / 1 barrier / 16 LDS / 16 STG, 32 registers, 8 blocks per SM. Prediction
 // (not yet measured): at least tile64_s_col, up to ~0.5 point above it if the gains add (H100:
 // ~95.5%; the H200 figures of both steps are still to be taken).
+// Measured on an H100 (session 10, docs/transpose.md): 97.1% at 16384^2 (tile64_s_col 96.4%, cuBLAS
+// 97.0-97.1% in the same runs), 96.9% at 16384 x 8192 (cuBLAS 96.5%).
 // `tile64_s_full8` (the brief's fourth, <= 32 registers for 8 blocks per SM) is not written:
 // ptxas already gives tile64_s_full 32 registers, 0 spills (8 x 256 threads x 32 = the 64K
 // register file; 8 x 16,640 B of shared memory): it runs 8 blocks per SM as it is.
