@@ -74,6 +74,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "common/launch.hpp"
 #include "conv2d/kernels_ring.cuh"
@@ -194,44 +195,42 @@ __global__ void __launch_bounds__(kThreads, Wave ? kRingWaveBlocksPerSm : kRingB
 
 template <int K, bool Wave>
 void set_carveout() {
-  // 20-21 blocks x 9.3 KB per SM: ask for the largest shared carveout (once per process would do;
+  // 20-24 blocks x 9.3 KB per SM: ask for the largest shared carveout (once per process would do;
   // repeating it is cheap and holds on every device). Before the occupancy query, which reads it.
   MEMLAB_CUDA_CHECK(cudaFuncSetAttribute(ring_kernel<K, Wave>,
                                          cudaFuncAttributePreferredSharedMemoryCarveout,
                                          cudaSharedmemCarveoutMaxShared));
 }
 
-// smem_ring_wave's band: the strips times the bands fill one wave of resident blocks (occupancy
-// API x SMs), each band at least kRingBand rows (below that the K - 1 halo rows of a band cost more
-// than the tail they save).
+// smem_ring_wave's band, its kernel's carveout already set: the strips times the bands fill one
+// wave of resident blocks (occupancy API x SMs), each band at least kRingBand rows (below that the
+// K - 1 halo rows of a band cost more than the tail they save).
 template <int K>
 int wave_band(int height, int width) {
-  set_carveout<K, true>();
   const int strips = static_cast<int>(blocks_for(static_cast<std::size_t>(width), kRingCols));
   const int slots = static_cast<int>(resident_blocks(ring_kernel<K, true>, kThreads));
   const int bands = std::max(1, slots / strips);
   return std::max(kRingBand, (height + bands - 1) / bands);
 }
 
-template <int K>
-int band_k(const Image& img, bool wave) {
-  return wave ? wave_band<K>(img.height, img.width) : kRingBand;
+const char* name_of(bool wave) {
+  return wave ? "smem_ring_wave" : "smem_ring";
 }
 
-// smem_ring's kernel where `band` is kRingBand and `wave` is not asked for; otherwise the wave
-// kernel with the band as an argument (the GPU tests' overrides take it for both variants).
-template <int K>
-void launch_k_ring(const Image& img, bool wave, int band, cudaStream_t s) {
-  const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), kRingCols),
-                  blocks_for(static_cast<std::size_t>(img.height), static_cast<unsigned>(band)));
-  if (!wave && band == kRingBand) {
-    set_carveout<K, false>();
-    ring_kernel<K, false><<<grid, kThreads, 0, s>>>(img.in, img.out, img.height, img.width, band);
-  } else {
-    set_carveout<K, true>();
-    ring_kernel<K, true><<<grid, kThreads, 0, s>>>(img.in, img.out, img.height, img.width, band);
+// f(std::integral_constant<int, K>{}) for img.k = K in {1, 3, 5}; other mask widths are refused.
+template <class F>
+decltype(auto) with_k(const Image& img, bool wave, F&& f) {
+  switch (img.k) {
+    case 1:
+      return f(std::integral_constant<int, 1>{});
+    case 3:
+      return f(std::integral_constant<int, 3>{});
+    case 5:
+      return f(std::integral_constant<int, 5>{});
+    default:
+      throw std::invalid_argument(std::string("conv2d ") + name_of(wave) + ": mask width " +
+                                  std::to_string(img.k) + " (needs 1..5)");
   }
-  MEMLAB_CHECK_LAUNCH(ring_kernel);
 }
 
 }  // namespace
@@ -242,37 +241,43 @@ void upload_mask_ring(const float* mask, int k) {
 }
 
 int ring_band(const Image& img, bool wave) {
-  switch (img.k) {
-    case 1:
-      return band_k<1>(img, wave);
-    case 3:
-      return band_k<3>(img, wave);
-    case 5:
-      return band_k<5>(img, wave);
-    default:
-      return kRingBand;
-  }
+  if (!wave) return kRingBand;
+  return with_k(img, wave, [&](auto k) {
+    constexpr int K = decltype(k)::value;
+    set_carveout<K, true>();
+    return wave_band<K>(img.height, img.width);
+  });
 }
 
 void launch_ring(const Image& img, bool wave, cudaStream_t stream, int band) {
-  const char* name = wave ? "smem_ring_wave" : "smem_ring";
   if (img.width % 4 != 0) {
-    throw std::invalid_argument(std::string("conv2d ") + name +
+    throw std::invalid_argument(std::string("conv2d ") + name_of(wave) +
                                 ": the 16-byte ring copies need width % 4 == 0");
   }
-  if (band < 0) throw std::invalid_argument(std::string("conv2d ") + name + ": band < 0");
-  if (band == 0) band = ring_band(img, wave);
-  switch (img.k) {
-    case 1:
-      return launch_k_ring<1>(img, wave, band, stream);
-    case 3:
-      return launch_k_ring<3>(img, wave, band, stream);
-    case 5:
-      return launch_k_ring<5>(img, wave, band, stream);
-    default:
-      throw std::invalid_argument(std::string("conv2d ") + name + ": mask width " +
-                                  std::to_string(img.k) + " (needs 1..5)");
-  }
+  if (band < 0) throw std::invalid_argument(std::string("conv2d ") + name_of(wave) + ": band < 0");
+  with_k(img, wave, [&](auto k) {
+    constexpr int K = decltype(k)::value;
+    // smem_ring's kernel (its compile-time band) unless a test overrides the band; the wave kernel
+    // for smem_ring_wave, and for any other band.
+    const bool own = !wave && (band == 0 || band == kRingBand);
+    if (own) {
+      set_carveout<K, false>();
+    } else {
+      set_carveout<K, true>();
+      if (band == 0) band = wave_band<K>(img.height, img.width);
+    }
+    const dim3 grid(blocks_for(static_cast<std::size_t>(img.width), kRingCols),
+                    blocks_for(static_cast<std::size_t>(img.height),
+                               static_cast<unsigned>(own ? kRingBand : band)));
+    if (own) {
+      ring_kernel<K, false>
+          <<<grid, kThreads, 0, stream>>>(img.in, img.out, img.height, img.width, kRingBand);
+    } else {
+      ring_kernel<K, true>
+          <<<grid, kThreads, 0, stream>>>(img.in, img.out, img.height, img.width, band);
+    }
+    MEMLAB_CHECK_LAUNCH(ring_kernel);
+  });
 }
 
 }  // namespace memlab::lessons::conv2d
