@@ -360,6 +360,14 @@ __global__ void __launch_bounds__(kThreads)
   scalar_tile<true, K>(in, out, rows, cols);
 }
 
+// The column-order kernels' 1D grid: one block per tile, tile rows fastest.
+template <Kind K>
+void launch_col_order(const float* in, float* out, int rows, int cols, cudaStream_t s) {
+  static_assert(col_order(K), "a 1D grid only for the column-order kernels");
+  const dim3 t = grid_for(rows, cols, kS);  // x: tile cols, y: tile rows
+  tile64_full_k<K><<<t.x * t.y, kThreads, 0, s>>>(in, out, rows, cols);
+}
+
 template <bool Full>
 void launch_scalar(const float* in, float* out, int rows, int cols, cudaStream_t s) {
   tile64_scalar<Full><<<grid_for(rows, cols, kS), kThreads, 0, s>>>(in, out, rows, cols);
@@ -397,8 +405,7 @@ void launch_tile_mirror(const float* in, float* out, int rows, int cols, cudaStr
 }
 
 void launch_tile64_s_col(const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  const dim3 t = grid_for(rows, cols, kS);  // x: tile cols, y: tile rows
-  tile64_full_k<kColOrder><<<t.x * t.y, kThreads, 0, s>>>(in, out, rows, cols);
+  launch_col_order<kColOrder>(in, out, rows, cols, s);
   MEMLAB_CHECK_LAUNCH(tile64_s_col);
 }
 
@@ -408,8 +415,7 @@ void launch_tile64_s_l2p(const float* in, float* out, int rows, int cols, cudaSt
 }
 
 void launch_tile64_s_col_l2p(const float* in, float* out, int rows, int cols, cudaStream_t s) {
-  const dim3 t = grid_for(rows, cols, kS);
-  tile64_full_k<kColL2p><<<t.x * t.y, kThreads, 0, s>>>(in, out, rows, cols);
+  launch_col_order<kColL2p>(in, out, rows, cols, s);
   MEMLAB_CHECK_LAUNCH(tile64_s_col_l2p);
 }
 
