@@ -29,21 +29,30 @@ struct Case {
   std::vector<int> bands;  // 0: the variant's own band
 };
 
-// Every output of `img` (already launched) against the CPU reference of seed `seed`.
-void expect_matches(const Image& img, const std::vector<float>& mask, std::uint64_t seed,
-                    const std::string& what) {
-  const auto w = static_cast<std::size_t>(img.width), n = static_cast<std::size_t>(img.height) * w;
-  std::vector<float> got(n), want(w);
-  MEMLAB_CUDA_CHECK(cudaMemcpy(got.data(), img.out, n * sizeof(float), cudaMemcpyDeviceToHost));
-  int bad = 0;
+// The CPU reference of seed `seed`, the whole image (row-major), computed once per case.
+std::vector<float> reference_image(const Image& img, const std::vector<float>& mask,
+                                   std::uint64_t seed) {
+  const auto w = static_cast<std::size_t>(img.width);
+  std::vector<float> want(static_cast<std::size_t>(img.height) * w);
   for (int y = 0; y < img.height; ++y) {
-    reference_row(seed, img.height, img.width, mask, img.k, y, want.data());
-    for (std::size_t x = 0; x < w; ++x) {
-      const float g = got[static_cast<std::size_t>(y) * w + x];
-      // |products| <= 1, at most 25 of them: FP32 against double is off by ~1e-6.
-      if (!(std::fabs(g - want[x]) <= 1e-4f) && ++bad <= 3) {
-        ADD_FAILURE() << what << ": out[" << y << "][" << x << "] = " << g << ", want " << want[x];
-      }
+    reference_row(seed, img.height, img.width, mask, img.k, y,
+                  want.data() + static_cast<std::size_t>(y) * w);
+  }
+  return want;
+}
+
+// Every output of `img` (already launched) against `want`.
+void expect_matches(const Image& img, const std::vector<float>& want, const std::string& what) {
+  const auto w = static_cast<std::size_t>(img.width);
+  std::vector<float> got(want.size());
+  MEMLAB_CUDA_CHECK(
+      cudaMemcpy(got.data(), img.out, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    // |products| <= 1, at most 25 of them: FP32 against double is off by ~1e-6.
+    if (!(std::fabs(got[i] - want[i]) <= 1e-4f) && ++bad <= 3) {
+      ADD_FAILURE() << what << ": out[" << i / w << "][" << i % w << "] = " << got[i] << ", want "
+                    << want[i];
     }
   }
   EXPECT_EQ(bad, 0) << what << ": " << bad << " wrong outputs";
@@ -73,13 +82,14 @@ TEST(Conv2dRing, BandsThatEndInsideARingTurnAreExact) {
     DeviceBuffer<float> in(n), out(n);
     fill_uniform(in.get(), n, seed, -1.0f, 1.0f, nullptr);
     const Image img{in.get(), out.get(), c.height, c.width, c.k};
+    const std::vector<float> want = reference_image(img, mask, seed);
     for (const bool wave : {false, true}) {
       for (const int band : c.bands) {
         for (int launch = 0; launch < 2; ++launch) {
           MEMLAB_CUDA_CHECK(cudaMemset(out.get(), 0xff, n * sizeof(float)));  // NaN
           launch_ring(img, wave, nullptr, band);
           MEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
-          expect_matches(img, mask, seed,
+          expect_matches(img, want,
                          std::to_string(c.height) + " x " + std::to_string(c.width) + ", K " +
                              std::to_string(c.k) + (wave ? ", wave" : "") + ", band " +
                              std::to_string(band == 0 ? ring_band(img, wave) : band));
