@@ -30,3 +30,14 @@ export const measuredBar = (
 export function storedResult<T = DeclaredRun>(file: string): T {
   return JSON.parse(readFileSync(join(__dirname, "../../docs/results", file), "utf8")) as T;
 }
+
+// The % of memcpy of the run's record of `variant` whose parameters include `params` (values
+// compared as strings; the first such record, i.e. the first repeat's median).
+export function pctMemcpy(run: DeclaredRun, variant: string, params: Record<string, string> = {}) {
+  const rec = run.records.find(
+    (r) =>
+      r.variant === variant && Object.entries(params).every(([k, v]) => String(r.params[k]) === v),
+  );
+  if (!rec) throw new Error(`no record of ${variant} at ${JSON.stringify(params)}`);
+  return rec.pct_memcpy!;
+}

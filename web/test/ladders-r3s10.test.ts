@@ -4,7 +4,13 @@
 // transpose -v tile64_s_full,tile64_s_col,tile64_s_l2p,tile64_s_col_l2p,cublas,tile_copy,copy --repeat 2
 // --seed 7` (run_2), with the plot declarations each run carries.
 import { describe, expect, it } from "vitest";
-import { declaredLadder, type DeclaredRun, measuredBar, storedResult } from "./declared-ladder";
+import {
+  declaredLadder,
+  type DeclaredRun,
+  measuredBar,
+  pctMemcpy,
+  storedResult,
+} from "./declared-ladder";
 
 const call1 = storedResult<Record<string, DeclaredRun>>("h100-2026-12-07-r3s10-call1.json");
 
@@ -24,13 +30,10 @@ describe("session 10 over its runs (H100)", () => {
     expect(ratio(square)).toBeGreaterThan(0.995);
     expect(ratio(square)).toBeLessThan(1.01);
     expect(ratio(wide)).toBeGreaterThan(1.0);
-    const pct = run.records.find(
-      (r) =>
-        r.variant === "tile64_s_col_l2p" &&
-        String(r.params.rows) === "16384" &&
-        String(r.params.cols) === "16384",
-    )!.pct_memcpy!;
-    expect(pct).toBeCloseTo(97.1, 1);
+    expect(pctMemcpy(run, "tile64_s_col_l2p", { rows: "16384", cols: "16384" })).toBeCloseTo(
+      97.1,
+      1,
+    );
   });
 
   it("conv2d: the one-wave ring is a bar level with smem_ring, far under register_deep_l2p", () => {
@@ -42,7 +45,6 @@ describe("session 10 over its runs (H100)", () => {
     expect(y("smem_ring_wave") / y("smem_ring")).toBeGreaterThan(0.98);
     expect(y("smem_ring_wave") / y("smem_ring")).toBeLessThan(1.01);
     expect(y("register_deep_l2p") / y("smem_ring_wave")).toBeGreaterThan(1.15);
-    const l2p = call1.run_1!.records.find((r) => r.variant === "register_deep_l2p")!;
-    expect(l2p.pct_memcpy!).toBeCloseTo(98.2, 1);
+    expect(pctMemcpy(call1.run_1!, "register_deep_l2p")).toBeCloseTo(98.2, 1);
   });
 });

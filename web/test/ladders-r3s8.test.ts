@@ -4,7 +4,13 @@
 // `memlab run conv2d -a separable=no -a mask=5 -v register,register_deep,register_deep_l2p,smem_ring
 // --seed 7`), with the plot declarations each run carries.
 import { describe, expect, it } from "vitest";
-import { declaredLadder, type DeclaredRun, measuredBar, storedResult } from "./declared-ladder";
+import {
+  declaredLadder,
+  type DeclaredRun,
+  measuredBar,
+  pctMemcpy,
+  storedResult,
+} from "./declared-ladder";
 
 const call = storedResult<Record<string, DeclaredRun>>("h100-2026-12-07-r3s8-call1.json");
 
@@ -25,11 +31,7 @@ describe("round seven over today's runs (H100)", () => {
     for (const v of ["tile_mirror", "tile_copy", "cublas", "copy"])
       expect(bar(facet, v)?.role, v).toBe("vendor");
     // The figures docs/transpose.md quotes for 16384^2: 95.0% and 94.6% of cudaMemcpy.
-    const pct = (v: string) =>
-      run.records.find(
-        (r) =>
-          r.variant === v && String(r.params.rows) === "16384" && String(r.params.cols) === "16384",
-      )!.pct_memcpy!;
+    const pct = (v: string) => pctMemcpy(run, v, { rows: "16384", cols: "16384" });
     expect(pct("tile64_s_col")).toBeCloseTo(95.0, 1);
     expect(pct("tile_mirror")).toBeCloseTo(94.6, 1);
   });
@@ -49,7 +51,7 @@ describe("round seven over today's runs (H100)", () => {
     const facet = pd.facets.find((f) => f.includes("mask=5")) ?? pd.facets[0]!;
     for (const v of ["register_deep", "register_deep_l2p", "smem_ring"])
       expect(bar(facet, v)?.role, v).toBe("");
-    const pct = (v: string) => run.records.find((r) => r.variant === v)!.pct_memcpy!;
+    const pct = (v: string) => pctMemcpy(run, v);
     expect(pct("register_deep_l2p")).toBeCloseTo(97.6, 1);
     expect(pct("smem_ring")).toBeCloseTo(84.0, 1);
   });

@@ -4,7 +4,13 @@
 // thread_tile_8x16,thread_tile_8x16_sk,thread_tile_8x16_tail,cublas --repeat 3 --seed 7`, run_2 the
 // same at m = 4224 without _sk), with the plot declarations each run carries.
 import { describe, expect, it } from "vitest";
-import { declaredLadder, type DeclaredRun, measuredBar, storedResult } from "./declared-ladder";
+import {
+  declaredLadder,
+  type DeclaredRun,
+  measuredBar,
+  pctMemcpy,
+  storedResult,
+} from "./declared-ladder";
 
 const load = (file: string) => storedResult<Record<string, DeclaredRun>>(file);
 const call1 = load("h100-2026-12-07-r3s9-call1.json");
@@ -39,15 +45,9 @@ describe("session 9 over today's runs (H100)", () => {
     const facet = pd.facets.find((f) => f.includes("16384") && !f.includes("8192"))!;
     for (const v of ["tile64_s_full", "tile64_s_col", "tile64_s_l2p"])
       expect(measuredBar(pd, facet, v)?.role, v).toBe("");
-    const rec = (v: string) =>
-      run.records.find(
-        (r) =>
-          r.variant === v && String(r.params.rows) === "16384" && String(r.params.cols) === "16384",
-      )!;
-    expect(rec("tile64_s_col").pct_memcpy!).toBeCloseTo(95.0, 1);
-    expect(rec("tile_copy").pct_memcpy!).toBeCloseTo(96.7, 1);
-    const conv = call1.run_3!.records.find((r) => r.variant === "register_deep_l2p")!;
-    expect(conv.pct_memcpy!).toBeCloseTo(97.5, 1);
+    expect(pctMemcpy(run, "tile64_s_col", { rows: "16384", cols: "16384" })).toBeCloseTo(95.0, 1);
+    expect(pctMemcpy(run, "tile_copy", { rows: "16384", cols: "16384" })).toBeCloseTo(96.7, 1);
+    expect(pctMemcpy(call1.run_3!, "register_deep_l2p")).toBeCloseTo(97.5, 1);
   });
 });
 
@@ -59,12 +59,9 @@ describe("session 9's transpose step over its run (H100, call 4)", () => {
     for (const v of ["tile64_s_full", "tile64_s_rows", "tile64_s_rows32"])
       expect(measuredBar(pd, facet, v)?.role, v).toBe("");
     expect(measuredBar(pd, facet, "cublas")?.role).toBe("vendor");
-    const pct = run.records.find(
-      (r) =>
-        r.variant === "tile64_s_rows32" &&
-        String(r.params.rows) === "16384" &&
-        String(r.params.cols) === "16384",
-    )!.pct_memcpy!;
-    expect(pct).toBeCloseTo(90.6, 1);
+    expect(pctMemcpy(run, "tile64_s_rows32", { rows: "16384", cols: "16384" })).toBeCloseTo(
+      90.6,
+      1,
+    );
   });
 });
