@@ -94,12 +94,13 @@ void expect_exact_for(const std::vector<Variant>& kernels, bool with_cublas,
 
 TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
   if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
-  expect_exact_for({Variant::NaiveUncoalesced, Variant::Naive, Variant::Tiled16, Variant::Tiled32,
-                    Variant::Block1d, Variant::Block2d, Variant::Vectorized, Variant::Warptile,
-                    Variant::DoubleBuffer, Variant::ThreadTile8x16, Variant::ThreadTileBk16,
-                    Variant::ThreadTile256x128, Variant::ThreadTile8x16Db,
-                    Variant::ThreadTile8x16Sk, Variant::ThreadTile8x16Tail},
-                   true);
+  expect_exact_for(
+      {Variant::NaiveUncoalesced, Variant::Naive, Variant::Tiled16, Variant::Tiled32,
+       Variant::Block1d, Variant::Block2d, Variant::Vectorized, Variant::Warptile,
+       Variant::DoubleBuffer, Variant::ThreadTile8x16, Variant::ThreadTileBk16,
+       Variant::ThreadTile256x128, Variant::ThreadTile8x16Db, Variant::ThreadTile8x16Sk,
+       Variant::ThreadTile8x16Tail, Variant::ThreadTile8x16TailOwn},
+      true);
 }
 
 // thread_tile_8x16_sk's stream-K part on grids smaller than the tile count (the sizes' comments:
@@ -135,6 +136,24 @@ TEST(Matmul, StreamKTailSplitsAreExact) {
   expect_exact_for({Variant::ThreadTile8x16Tail}, false, {{128, 128, 8}, {384, 256, 200}}, 6, 3);
 }
 
+// thread_tile_8x16_tail_own on grids smaller than the tile count: its W = floor(tiles / G) G
+// whole-wave tiles as r whole rows (launch 1) + e tiles of row r (launch 2, on the side stream),
+// then the rest by stream-K; each size launched 3 times (the fork and join events reused).
+TEST(Matmul, StreamKTailOwnSplitsAreExact) {
+  if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  // 9 tiles (3 x 3), G = 4: W = 8 = 2 rows + 2 tiles; 1 tile x 10 k tiles over 4 CTAs.
+  expect_exact_for({Variant::ThreadTile8x16TailOwn}, false, {{384, 384, 80}}, 4, 3);
+  // 16 tiles (4 x 4), G = 3: W = 15 = 3 rows + 3 tiles; 1 tile x 8 k tiles over 3 CTAs.
+  expect_exact_for({Variant::ThreadTile8x16TailOwn}, false, {{512, 512, 64}}, 3, 3);
+  // 6 tiles (3 x 2), G = 4: W = 4 = 2 whole rows, no second launch; 2 tiles x 25 over 4 CTAs.
+  expect_exact_for({Variant::ThreadTile8x16TailOwn}, false, {{384, 256, 200}}, 4, 3);
+  // 8 tiles in one row (1 x 8), G = 3: W = 6 = 0 rows + 6 tiles (the side stream's launch only);
+  // 2 tiles x 3 k tiles over 3 CTAs.
+  expect_exact_for({Variant::ThreadTile8x16TailOwn}, false, {{128, 1024, 24}}, 3, 3);
+  // 1 tile, G = 6: no wave, stream-K only; 6 tiles, G = 6: 3 whole rows, no stream-K launch.
+  expect_exact_for({Variant::ThreadTile8x16TailOwn}, false, {{128, 128, 8}, {384, 256, 200}}, 6, 3);
+}
+
 TEST(Matmul, StreamKNeedsAWorkspaceOfItsSize) {
   if (!memlab::gpu_test::have_device()) GTEST_SKIP() << "skipped: no CUDA device";
   DeviceBuffer<float> a(256 * 64), b(64 * 256), c(256 * 256);
@@ -150,6 +169,12 @@ TEST(Matmul, StreamKNeedsAWorkspaceOfItsSize) {
   EXPECT_THROW(
       launch(Variant::ThreadTile8x16Tail, a.get(), b.get(), c.get(), 256, 256, 64, nullptr, &other),
       std::invalid_argument);
+  EXPECT_THROW(
+      launch(Variant::ThreadTile8x16TailOwn, a.get(), b.get(), c.get(), 256, 256, 64, nullptr),
+      std::invalid_argument);
+  EXPECT_THROW(launch(Variant::ThreadTile8x16TailOwn, a.get(), b.get(), c.get(), 256, 256, 64,
+                      nullptr, &other),
+               std::invalid_argument);
 }
 
 // Issue 16's opt-in kernels (cp_async: sm_80; tma: sm_90), apart so that the suite above keeps

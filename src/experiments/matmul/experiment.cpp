@@ -77,7 +77,7 @@ struct State {
   std::vector<double> samples;         // large sizes: sampled elements in double precision
   std::vector<std::size_t> positions;  // their row-major indices
   std::unique_ptr<CublasHandle> cublas;
-  StreamKWorkspace stream_k;  // thread_tile_8x16_sk's and _tail's partials and counters
+  StreamKWorkspace stream_k;  // the stream-K variants' partials, counters and side stream
   std::vector<std::unique_ptr<EventRing>> rings;
   double cublas_setup_ms = 0;  // median of 5 cuBLAS runs in setup (warm)
 };
@@ -214,6 +214,10 @@ Bound bound_of(Variant v) {
       return {32, 1.0,
               "FMA pipe: thread_tile_8x16's whole waves, stream-K for the last partial wave "
               "-> peak"};
+    case Variant::ThreadTile8x16TailOwn:
+      return {32, 1.0,
+              "FMA pipe: thread_tile_8x16's own kernel for the whole waves, stream-K for the last "
+              "partial wave -> peak"};
     case Variant::Cublas:
       return {0, 1.0, "FMA pipe -> peak (cuBLAS measured 50.5 TFLOP/s: 75%)"};
   }

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 
 #include "common/launch.hpp"
 #include "matmul/kernels.cuh"
@@ -370,6 +371,42 @@ __global__ void __launch_bounds__(kTtThreads, 2)
   });
 }
 
+// thread_tile_8x16_tail_own (issue 23, round 9): thread_tile_8x16_tail's split of the work (W =
+// floor(tiles / G) G whole-wave tiles first in the raster, the rest by the stream-K kernel), with
+// the W tiles run by thread_tile_kernel itself, so by the binary thread_tile_8x16 times: round 8's
+// waves kernel (the same source loop, compiled again) ran 2.1-2.7% slower per tile and ate the
+// balanced tail's ~1.8%. thread_tile_kernel's 2D grid covers whole rows of tiles, so W = r rows +
+// e tiles: launch 1 the r rows (A, C as given, grid tiles_n x r), launch 2 the e tiles of row r
+// (A and C advanced by 128 r rows, grid e x 1, the same N and K), on the workspace's side stream,
+// forked from `stream` before launch 1 and joined after the stream-K launch. The two are
+// concurrent: their W blocks fill W / G waves of the G slots in whatever order the block scheduler
+// takes them. The stream-K launch follows launch 1 in `stream`; it needs nothing launch 2 writes
+// (disjoint tiles of C). At 4096^3 (G = 264): W = 792 = 24 rows + 24 tiles, rest 232 tiles.
+void launch_thread_tile_tail_own(const float* A, const float* B, float* C, int M, int N, int K,
+                                 const StreamKWorkspace& ws, cudaStream_t stream) {
+  const int wave_tiles = thread_tile_tail_wave_tiles(M, N, K, ws, "thread_tile_8x16_tail_own");
+  const int tiles_n = N / kBN, rows = wave_tiles / tiles_n, extra = wave_tiles % tiles_n;
+  if (extra > 0) {
+    MEMLAB_CUDA_CHECK(cudaEventRecord(ws.fork(), stream));
+    MEMLAB_CUDA_CHECK(cudaStreamWaitEvent(ws.side(), ws.fork(), 0));
+  }
+  if (rows > 0) {
+    thread_tile_kernel<<<dim3(tiles_n, rows), kTtThreads, 0, stream>>>(rows * kBM, N, K, A, B, C);
+    MEMLAB_CHECK_LAUNCH(thread_tile_kernel);
+  }
+  if (extra > 0) {
+    const std::size_t row0 = static_cast<std::size_t>(rows) * kBM;
+    thread_tile_kernel<<<dim3(extra, 1), kTtThreads, 0, ws.side()>>>(kBM, N, K, A + row0 * K, B,
+                                                                     C + row0 * N);
+    MEMLAB_CHECK_LAUNCH(thread_tile_kernel);
+  }
+  launch_thread_tile_tail_rest(A, B, C, M, N, K, ws, stream);
+  if (extra > 0) {
+    MEMLAB_CUDA_CHECK(cudaEventRecord(ws.join(), ws.side()));
+    MEMLAB_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.join(), 0));
+  }
+}
+
 // thread_tile_8x16_db (kernels_db.cu) runs exactly where fast_path holds.
 static_assert(kDbBM == kBM && kDbBN == kBN && kDbBK == kBK, "thread_tile_8x16_db's tile");
 
@@ -451,6 +488,9 @@ Choice choose(Variant variant, int M, int N, int K) {
       // the waves' kernel (the bulk of the work; the stream-K part is thread_tile_8x16_sk's).
       if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
       return {thread_tile_waves_kernel_fn(), dim3(cdiv(M, kBM) * cdiv(N, kBN)), dim3(kTtThreads)};
+    case Variant::ThreadTile8x16TailOwn:  // launched by launch_thread_tile_tail_own; for
+      // kernel_info: thread_tile_8x16's kernel, which runs the whole waves (the bulk of the work).
+      return choose(Variant::ThreadTile8x16, M, N, K);
     case Variant::Cublas:
       throw std::logic_error("matmul: cublas is not one of memlab's kernels (see vendor.hpp)");
   }
@@ -465,17 +505,19 @@ bool fast_path(int M, int N, int K) {
 
 void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
             cudaStream_t stream, const StreamKWorkspace* workspace) {
-  if ((variant == Variant::ThreadTile8x16Sk || variant == Variant::ThreadTile8x16Tail) &&
+  if ((variant == Variant::ThreadTile8x16Sk || variant == Variant::ThreadTile8x16Tail ||
+       variant == Variant::ThreadTile8x16TailOwn) &&
       fast_path(M, N, K)) {
     if (workspace == nullptr) {
-      throw std::invalid_argument(variant == Variant::ThreadTile8x16Sk
-                                      ? "matmul: thread_tile_8x16_sk needs its StreamKWorkspace"
-                                      : "matmul: thread_tile_8x16_tail needs its StreamKWorkspace");
+      throw std::invalid_argument("matmul: " + std::string(variant_name(kVariants, variant)) +
+                                  " needs its StreamKWorkspace");
     }
     if (variant == Variant::ThreadTile8x16Sk) {
       launch_thread_tile_sk(A, B, C, M, N, K, *workspace, stream);
-    } else {
+    } else if (variant == Variant::ThreadTile8x16Tail) {
       launch_thread_tile_tail(A, B, C, M, N, K, *workspace, stream);
+    } else {
+      launch_thread_tile_tail_own(A, B, C, M, N, K, *workspace, stream);
     }
     return;
   }

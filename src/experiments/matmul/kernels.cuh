@@ -26,10 +26,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <memory>
 #include <string>
 
 #include "common/variants.hpp"
 #include "memlab/cuda/buffer.hpp"
+#include "memlab/cuda/event.hpp"
+#include "memlab/cuda/stream.hpp"
 
 namespace memlab::lessons::matmul {
 
@@ -110,6 +113,14 @@ enum class Variant {
   // workspace as thread_tile_8x16_sk. Whole tiles only (fast_path), else double_buffer's guarded
   // kernel.
   ThreadTile8x16Tail,
+  // Issue 23, round 9: thread_tile_8x16_tail's split with the whole waves run by thread_tile_8x16's
+  // own kernel (the same binary, so the same SASS schedule; round 8's waves kernel, the same loop
+  // compiled again, was 2.1-2.7% slower per tile): whole rows of tiles in one launch of it, the
+  // waves' part of the next row (24 tiles at 4096^3) in a second launch of it on the workspace's
+  // side stream, concurrent with the first (the two fill exactly floor(tiles / G) waves), then the
+  // rest by the stream-K kernel, as _tail. Same workspace. Whole tiles only (fast_path), else
+  // double_buffer's guarded kernel.
+  ThreadTile8x16TailOwn,
   // cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line. Not one of memlab's
   // kernels: it runs through vendor.hpp, and `launch`/`kernel_info` reject it (std::logic_error).
   Cublas,
@@ -144,6 +155,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "thread_tile_8x16 on a persistent stream-K schedule: no partly empty last wave"},
     {Variant::ThreadTile8x16Tail, "thread_tile_8x16_tail",
      "thread_tile_8x16's whole waves, then stream-K for the partly empty last wave only"},
+    {Variant::ThreadTile8x16TailOwn, "thread_tile_8x16_tail_own",
+     "thread_tile_8x16_tail with the whole waves run by thread_tile_8x16's own kernel"},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T"},
 };
 
@@ -155,7 +168,8 @@ inline constexpr int kMaxDim = 16384;
 // arrival counter per stream-K tile, zeroed here once (every launch leaves them at 0). For one size
 // (M, N, K) and the current device; `grid` > 0 replaces the persistent grid (occupancy x SM count)
 // by a smaller one (tests: stream-K splits at small sizes). Empty where the variant falls back (not
-// fast_path). One launch at a time per workspace (stream order).
+// fast_path). One launch at a time per workspace (stream order). thread_tile_8x16_tail_own also
+// takes its side stream and the two events that fork it from and join it to the caller's stream.
 class StreamKWorkspace {
  public:
   StreamKWorkspace() = default;
@@ -166,16 +180,22 @@ class StreamKWorkspace {
   int m() const noexcept { return m_; }
   int n() const noexcept { return n_; }
   int k() const noexcept { return k_; }
+  cudaStream_t side() const noexcept { return side_ ? side_->get() : nullptr; }
+  cudaEvent_t fork() const noexcept { return fork_ ? fork_->get() : nullptr; }
+  cudaEvent_t join() const noexcept { return join_ ? join_->get() : nullptr; }
 
  private:
   int m_ = 0, n_ = 0, k_ = 0, grid_ = 0;
   DeviceBuffer<float> partials_;
   DeviceBuffer<int> counters_;
+  std::unique_ptr<Stream> side_;  // unique_ptr: Stream and Event are not move-assignable
+  std::unique_ptr<Event> fork_, join_;
 };
 
 // C = A B for row-major A (M x K), B (K x N), C (M x N), enqueued on `stream` (memlab's kernels;
-// Variant::Cublas runs through vendor.hpp). Variant::ThreadTile8x16Sk and ThreadTile8x16Tail need
-// `workspace`, made for this size (std::invalid_argument otherwise); the other variants ignore it.
+// Variant::Cublas runs through vendor.hpp). Variant::ThreadTile8x16Sk, ThreadTile8x16Tail and
+// ThreadTile8x16TailOwn need `workspace`, made for this size (std::invalid_argument otherwise); the
+// other variants ignore it.
 void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
             cudaStream_t stream, const StreamKWorkspace* workspace = nullptr);
 

@@ -62,5 +62,13 @@ void launch_thread_tile_tail(const float* A, const float* B, float* C, int M, in
                              const StreamKWorkspace& workspace, cudaStream_t stream);
 // The waves' kernel, (int N, int K, int tiles_n, const float* A, const float* B, float* C).
 const void* thread_tile_waves_kernel_fn();
+// The pieces of thread_tile_8x16_tail that thread_tile_8x16_tail_own (kernels.cu) shares: the
+// whole waves' tile count at this size (the first ones in thread_tile_8x16's raster; throws
+// std::invalid_argument naming `variant` when the workspace is for another size), and the launch
+// of the stream-K kernel over the tiles after them (none when there are none).
+int thread_tile_tail_wave_tiles(int M, int N, int K, const StreamKWorkspace& workspace,
+                                const char* variant);
+void launch_thread_tile_tail_rest(const float* A, const float* B, float* C, int M, int N, int K,
+                                  const StreamKWorkspace& workspace, cudaStream_t stream);
 
 }  // namespace memlab::lessons::matmul

@@ -36,7 +36,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "matmul/kernels.cuh"
 #include "matmul/kernels_async.cuh"
@@ -219,6 +221,9 @@ StreamKWorkspace::StreamKWorkspace(int M, int N, int K, int grid) : m_(M), n_(N)
                                   static_cast<std::size_t>(s.grid) * kSlotFloats);
   counters_ = DeviceBuffer<int>(static_cast<std::size_t>(std::max({s.sk_tiles, t.sk_tiles, 1})));
   counters_.fill_bytes(0);  // once, here: each launch leaves them at 0
+  side_ = std::make_unique<Stream>();
+  fork_ = std::make_unique<Event>(cudaEventDisableTiming);
+  join_ = std::make_unique<Event>(cudaEventDisableTiming);
   MEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -245,21 +250,33 @@ void launch_thread_tile_sk(const float* A, const float* B, float* C, int M, int 
   MEMLAB_CHECK_LAUNCH(thread_tile_sk_kernel);
 }
 
-void launch_thread_tile_tail(const float* A, const float* B, float* C, int M, int N, int K,
-                             const StreamKWorkspace& ws, cudaStream_t stream) {
+int thread_tile_tail_wave_tiles(int M, int N, int K, const StreamKWorkspace& ws,
+                                const char* variant) {
   if (ws.m() != M || ws.n() != N || ws.k() != K || ws.grid() == 0) {
-    throw std::invalid_argument("matmul: thread_tile_8x16_tail's workspace is for another size");
+    throw std::invalid_argument(std::string("matmul: ") + variant +
+                                "'s workspace is for another size");
   }
+  return tail_schedule_of(M, N, K, ws.grid()).wave_tiles;
+}
+
+void launch_thread_tile_tail_rest(const float* A, const float* B, float* C, int M, int N, int K,
+                                  const StreamKWorkspace& ws, cudaStream_t stream) {
   const Schedule s = tail_schedule_of(M, N, K, ws.grid());
-  if (s.wave_tiles > 0) {
-    thread_tile_waves_kernel<<<s.wave_tiles, kThreads, 0, stream>>>(N, K, s.plan.tiles_n, A, B, C);
-    MEMLAB_CHECK_LAUNCH(thread_tile_waves_kernel);
-  }
   if (s.grid > 0) {
     thread_tile_sk_kernel<<<s.grid, kThreads, 0, stream>>>(N, K, A, B, C, ws.partials(),
                                                            ws.counters(), s.plan);
     MEMLAB_CHECK_LAUNCH(thread_tile_sk_kernel);
   }
+}
+
+void launch_thread_tile_tail(const float* A, const float* B, float* C, int M, int N, int K,
+                             const StreamKWorkspace& ws, cudaStream_t stream) {
+  const int wave_tiles = thread_tile_tail_wave_tiles(M, N, K, ws, "thread_tile_8x16_tail");
+  if (wave_tiles > 0) {
+    thread_tile_waves_kernel<<<wave_tiles, kThreads, 0, stream>>>(N, K, N / kBN, A, B, C);
+    MEMLAB_CHECK_LAUNCH(thread_tile_waves_kernel);
+  }
+  launch_thread_tile_tail_rest(A, B, C, M, N, K, ws, stream);
 }
 
 }  // namespace memlab::lessons::matmul
