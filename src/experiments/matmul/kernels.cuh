@@ -121,6 +121,11 @@ enum class Variant {
   // rest by the stream-K kernel, as _tail. Same workspace. Whole tiles only (fast_path), else
   // double_buffer's guarded kernel.
   ThreadTile8x16TailOwn,
+  // Issue 23, round 9: thread_tile_8x16 with the 128 FFMA of a k step in snake order (odd rows of
+  // the thread tile walk their columns backwards: every FFMA shares an operand with the one before
+  // it), against the SASS schedule round 8 found worth 2-3% between compiles of the same loop
+  // (kernels_snake.cu). Whole tiles only (fast_path), else double_buffer's guarded kernel.
+  ThreadTile8x16Snake,
   // cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line. Not one of memlab's
   // kernels: it runs through vendor.hpp, and `launch`/`kernel_info` reject it (std::logic_error).
   Cublas,
@@ -157,6 +162,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "thread_tile_8x16's whole waves, then stream-K for the partly empty last wave only"},
     {Variant::ThreadTile8x16TailOwn, "thread_tile_8x16_tail_own",
      "thread_tile_8x16_tail with the whole waves run by thread_tile_8x16's own kernel"},
+    {Variant::ThreadTile8x16Snake, "thread_tile_8x16_snake",
+     "thread_tile_8x16 with each k step's 128 FFMA in snake order (operand reuse)"},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T"},
 };
 
