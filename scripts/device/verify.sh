@@ -39,6 +39,11 @@
 #                  each variant at its default size); .ncu-rep files, and per kernel the
 #                  figures that name a limiter (throughputs, occupancy, registers, smem, the
 #                  top warp stalls) in profile.json (issue 23: profile before you write)
+#   sass       90  cuobjdump -sass and -res-usage of the memlab binary; per kernel whose mangled
+#                  name matches SASS_FILTER (an extended regex; default: matmul's thread_tile
+#                  kernels) the instruction mix, LDS.128, the FFMA's .reuse operands and
+#                  registers in sass.json, the kernels' SASS text beside it (issue 23: two
+#                  compiles of one loop compared)                                    (new)
 #   multigpu  560  (nvidia-h200-x2) topology, p2p/collectives tests and runs, --devices,
 #                  mpirun -np 2, nvbandwidth and nccl-tests (stage.sh --multigpu)
 # LIMIT_<PART>=S overrides a limit; VERIFY_DEADLINE_S (default 570) bounds the whole call: a part
@@ -61,7 +66,8 @@ export MEMLAB_EXERCISE_WORKER="$ML" MEMLAB_BIN="$ML" PYTHONUNBUFFERED=1
 WORK=$(mktemp -d)
 T0=$SECONDS
 declare -A LIMIT=([tests]=300 [suite]=420 [quick]=150 [practice]=120 [claims]=120 [ncu]=240
-  [sanitize]=300 [serve]=150 [class]=240 [diagnose]=420 [hopper]=330 [runs]=420 [profile]=420 [multigpu]=560)
+  [sanitize]=300 [serve]=150 [class]=240 [diagnose]=420 [hopper]=330 [runs]=420 [profile]=420
+  [sass]=90 [multigpu]=560)
 find_tool() {  # find_tool NAME: on PATH, else the toolkit's
   local f
   command -v "$1" 2>/dev/null && return
@@ -72,6 +78,7 @@ find_tool() {  # find_tool NAME: on PATH, else the toolkit's
 }
 NCU=${NCU:-$(find_tool ncu)}
 CS=${CS:-$(find_tool compute-sanitizer)}
+CUOBJDUMP=${CUOBJDUMP:-$(find_tool cuobjdump)}
 
 left() { echo $((DEADLINE_S - (SECONDS - T0))); }
 part_left() { echo $((PART_END - SECONDS)); }
@@ -439,6 +446,21 @@ part_profile() {
   lib profile-summary "$OUT/profile.json" "$rc" $((SECONDS - t)) "${reps[@]}" | tee -a "$LOG"
 }
 
+part_sass() {
+  local rc=0 t=$SECONDS flt=${SASS_FILTER:-matmul.*thread_tile}
+  if [ -x "$CUOBJDUMP" ]; then
+    step sass_text "${LIMIT[sass]}" "$CUOBJDUMP" -sass "$ML" || rc=1
+    step sass_res 30 "$CUOBJDUMP" -res-usage "$ML" || rc=1
+    # The matching kernels' SASS, for reading (the whole dump is tens of MB).
+    awk -v re="$flt" '/Function :/ {keep = ($0 ~ re)} keep' "$DIR/sass_text.log" >"$OUT/sass.txt" || true
+  else
+    echo "sass: cuobjdump not found (set CUOBJDUMP=...)" | tee -a "$LOG"
+    rc=2
+  fi
+  lib sass-summary "$OUT/sass.json" "$rc" $((SECONDS - t)) "$DIR/sass_text.log" \
+    "$DIR/sass_res.log" "$flt" | tee -a "$LOG"
+}
+
 # Two or more GPUs (nvidia-h200-x2), staged with `scripts/device/stage.sh --multigpu`: NCCL from
 # the Python wheel where the machine has one, OpenMPI's mpirun of the machine (libmpi opened at
 # run time; the staged $BUILD/mpi-lib only where the machine lacks it), the yardsticks built by
@@ -509,7 +531,7 @@ while time.time() < end:
 
 parts=("$@")
 ((${#parts[@]})) || {
-  echo "usage: $0 PART... (tests suite quick practice claims ncu sanitize serve class diagnose hopper runs profile multigpu)" >&2
+  echo "usage: $0 PART... (tests suite quick practice claims ncu sanitize serve class diagnose hopper runs profile sass multigpu)" >&2
   exit 2
 }
 for PART in "${parts[@]}"; do

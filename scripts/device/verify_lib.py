@@ -355,6 +355,70 @@ def profile_summary(out, rc, seconds, pairs):
     print(f"profile: {len(kernels)} kernels profiled; exit {rc}")
 
 
+# One SASS instruction of cuobjdump -sass: /*offset*/ [@predicate] OPCODE[.MODIFIERS] operands ;
+SASS_LINE = re.compile(
+    r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*)((?:\.[A-Z0-9_]+)*)\s*([^;]*);")
+
+
+def sass_stats(text):
+    """Per kernel of `cuobjdump -sass` output: the instruction mix and the FFMA's operand reuse.
+
+    For each function: instructions (NOPs left out), the count per opcode (its first name, e.g.
+    FFMA, LDS), the wide shared loads (LDS.128), and of the FFMA's register source operands (RZ
+    left out) how many carry the .reuse flag (read from the operand reuse cache, not the register
+    file), and how many FFMA read three registers none of which is reused and all of the same index
+    parity (a heuristic for a register-bank conflict, not a measured stall)."""
+    kernels, name, cur = {}, None, None
+    for line in text.splitlines():
+        m = re.search(r"Function\s*:\s*(\S+)", line)
+        if m:
+            name = m.group(1)
+            cur = None if name in kernels else kernels.setdefault(name, {
+                "instructions": 0, "opcodes": {}, "lds128": 0, "ffma": 0, "ffma_reg_sources": 0,
+                "ffma_reused_sources": 0, "ffma_3_same_parity_unreused": 0})
+            continue
+        m = SASS_LINE.search(line)
+        if cur is None or not m:
+            continue
+        op, mods, operands = m.group(1), m.group(2), m.group(3)
+        if op == "NOP":
+            continue
+        cur["instructions"] += 1
+        cur["opcodes"][op] = cur["opcodes"].get(op, 0) + 1
+        if op == "LDS" and ".128" in mods:
+            cur["lds128"] += 1
+        if op != "FFMA":
+            continue
+        cur["ffma"] += 1
+        regs = re.findall(r"\b(R(\d+)|RZ)(\.reuse)?", operands)[1:]  # sources: after the dest
+        regs = [(int(n), bool(r)) for full, n, r in regs if full != "RZ"]
+        cur["ffma_reg_sources"] += len(regs)
+        cur["ffma_reused_sources"] += sum(1 for _, r in regs if r)
+        plain = [n for n, r in regs if not r]
+        if len(plain) == 3 and len({n % 2 for n in plain}) == 1:
+            cur["ffma_3_same_parity_unreused"] += 1
+    for k in kernels.values():
+        k["opcodes"] = dict(sorted(k["opcodes"].items(), key=lambda x: -x[1])[:12])
+    return kernels
+
+
+def sass_summary(out, rc, seconds, sass_path, res_path, pattern):
+    text = open(sass_path, errors="replace").read() if os.path.exists(sass_path) else ""
+    kernels = {n: k for n, k in sass_stats(text).items() if re.search(pattern, n)}
+    res = open(res_path, errors="replace").read() if os.path.exists(res_path) else ""
+    for m in re.finditer(r"Function ([^:\s]+):\s*REG:(\d+)", res):
+        if m.group(1) in kernels:
+            kernels[m.group(1)]["registers"] = int(m.group(2))
+    for n, k in kernels.items():
+        print(f"  {n[:90]}: {k['instructions']} instructions, FFMA {k['ffma']}, LDS.128 "
+              f"{k['lds128']}, reused FFMA sources {k['ffma_reused_sources']} of "
+              f"{k['ffma_reg_sources']}, 3 unreused same-parity {k['ffma_3_same_parity_unreused']}, "
+              f"registers {k.get('registers')}")
+    write(out, {"part": "sass", "ok": rc == 0 and bool(kernels), "rc": rc, "seconds": seconds,
+                "pattern": pattern, "kernels": kernels})
+    print(f"sass: {len(kernels)} kernels matched /{pattern}/; exit {rc}")
+
+
 def main(argv):
     cmd, args = argv[1], argv[2:]
     if cmd == "gtest-list":
@@ -374,6 +438,10 @@ def main(argv):
         runs_summary(args[0], int(args[1]), int(args[2]), args[3:])
     elif cmd == "profile-summary":
         profile_summary(args[0], int(args[1]), int(args[2]), args[3:])
+    elif cmd == "sass-summary":
+        sass_summary(args[0], int(args[1]), int(args[2]), args[3], args[4], args[5])
+    elif cmd == "sass-stats":  # sass-stats FILE: the per-kernel figures as JSON (tests, by hand)
+        print(json.dumps(sass_stats(open(args[0]).read()), indent=1, sort_keys=True))
     elif cmd == "ncu-summary":
         ncu_summary(*args)
     else:

@@ -16,12 +16,12 @@ ln -s "$build/memlab" "$tmp/stage/memlab"
 [ -e "$build/memlab-serve" ] && ln -s "$build/memlab-serve" "$tmp/stage/memlab-serve"
 ln -s "$build/tests/memlab_gpu_tests" "$tmp/stage/memlab_gpu_tests"
 ln -s "$src/exercises" "$tmp/stage/exercises"
-parts=(tests suite quick practice claims ncu sanitize diagnose hopper)
+parts=(tests suite quick practice claims ncu sanitize diagnose hopper sass)
 "$build/memlab" serve --help >/dev/null 2>&1 && parts+=(serve class) # built with the web lab
 # Only a few GPU tests and lessons: the point is the script's path, not the tests themselves.
 start=$SECONDS
 (cd "$src" && BUILD="$tmp/stage" OUT="$tmp/out" TESTS_FILTER='AllLessons/*:MultiGpu.*' \
-  SANITIZE_FILTER='AllLessons/*/bandwidth' NCU=/nonexistent/ncu CS=/nonexistent/compute-sanitizer SERVE_PORT=$((20000 + $$ % 20000)) CLASS_S=8 CLASS_LEARNERS=3 \
+  SANITIZE_FILTER='AllLessons/*/bandwidth' NCU=/nonexistent/ncu CS=/nonexistent/compute-sanitizer CUOBJDUMP=/nonexistent/cuobjdump SERVE_PORT=$((20000 + $$ % 20000)) CLASS_S=8 CLASS_LEARNERS=3 \
   VERIFY_DEADLINE_S=120 scripts/device/verify.sh "${parts[@]}") >"$tmp/verify.txt" 2>&1 || rc=$?
 # 1: some part is not ok (no GPU); anything else is the script's own failure.
 if [ "${rc:-0}" -gt 1 ]; then
