@@ -384,17 +384,14 @@ void launch_k(bool separable, const Image& img, float* tmp, cudaStream_t s) {
 constexpr int kPrefetchRows = 2;
 
 void launch_prefetch(const Image& img, cudaStream_t s) {
-  switch (img.k) {
-    case 1:
-      return launch_stream<1, rows_for(1), kPrefetchRows>(img, s);
-    case 3:
-      return launch_stream<3, rows_for(3), kPrefetchRows>(img, s);
-    case 5:
-      return launch_stream<5, rows_for(5), kPrefetchRows>(img, s);
-    default:
-      throw std::invalid_argument("conv2d register_prefetch: mask width " + std::to_string(img.k) +
-                                  " (needs 1..5)");
-  }
+  const auto refuse = [](int k) {
+    return std::invalid_argument("conv2d register_prefetch: mask width " + std::to_string(k) +
+                                 " (needs 1..5)");
+  };
+  with_k<1, 3, 5>(img.k, refuse, [&](auto k) {
+    constexpr int K = decltype(k)::value;
+    launch_stream<K, rows_for(K), kPrefetchRows>(img, s);
+  });
 }
 
 // register_deep: register's stream_kernel (K <= 5) with the windows loaded kDeepRows rows ahead
@@ -429,40 +426,21 @@ constexpr int kDeep12Rows = 12;
 // kL2p: register_deep_l2p (register_deep with L2::256B window loads on the 16-byte path).
 template <int R, int kBlocks, bool kL2p = false>
 void launch_deep_as(const Image& img, const char* name, cudaStream_t s) {
-  switch (img.k) {
-    case 1:
-      return launch_stream<1, R, 0, kDeepRows, kBlocks, kL2p>(img, s);
-    case 3:
-      return launch_stream<3, R, 0, kDeepRows, kBlocks, kL2p>(img, s);
-    case 5:
-      return launch_stream<5, R, 0, kDeepRows, kBlocks, kL2p>(img, s);
-    default:
-      throw std::invalid_argument(std::string("conv2d ") + name + ": mask width " +
-                                  std::to_string(img.k) + " (needs 1..5)");
-  }
+  const auto refuse = [name](int k) {
+    return std::invalid_argument(std::string("conv2d ") + name + ": mask width " +
+                                 std::to_string(k) + " (needs 1..5)");
+  };
+  with_k<1, 3, 5>(img.k, refuse, [&](auto k) {
+    launch_stream<decltype(k)::value, R, 0, kDeepRows, kBlocks, kL2p>(img, s);
+  });
 }
 
 void dispatch(bool separable, const Image& img, float* tmp, cudaStream_t s) {
-  switch (img.k) {
-    case 1:
-      return launch_k<1>(separable, img, tmp, s);
-    case 3:
-      return launch_k<3>(separable, img, tmp, s);
-    case 5:
-      return launch_k<5>(separable, img, tmp, s);
-    case 7:
-      return launch_k<7>(separable, img, tmp, s);
-    case 9:
-      return launch_k<9>(separable, img, tmp, s);
-    case 11:
-      return launch_k<11>(separable, img, tmp, s);
-    case 13:
-      return launch_k<13>(separable, img, tmp, s);
-    case 15:
-      return launch_k<15>(separable, img, tmp, s);
-    default:
-      throw std::invalid_argument("conv2d: unsupported mask width " + std::to_string(img.k));
-  }
+  const auto refuse = [](int k) {
+    return std::invalid_argument("conv2d: unsupported mask width " + std::to_string(k));
+  };
+  with_k<1, 3, 5, 7, 9, 11, 13, 15>(
+      img.k, refuse, [&](auto k) { launch_k<decltype(k)::value>(separable, img, tmp, s); });
 }
 
 // Reference: one thread per output, double accumulation, everything from global memory.

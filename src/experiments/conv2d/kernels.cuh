@@ -12,6 +12,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <type_traits>
 
 #include "common/variants.hpp"
 
@@ -171,6 +172,19 @@ struct Image {
   float* out;
   int height, width, k;
 };
+
+// The mask-width dispatch of the launch files: f(std::integral_constant<int, K>{}) for the K in
+// Ks equal to k (one template instance of f per listed K); any other k throws refuse(k), the
+// caller's exception (its type and message).
+template <int K, int... Ks, class Refuse, class F>
+decltype(auto) with_k(int k, Refuse&& refuse, F&& f) {
+  if (k == K) return f(std::integral_constant<int, K>{});
+  if constexpr (sizeof...(Ks) > 0) {
+    return with_k<Ks...>(k, refuse, f);
+  } else {
+    throw refuse(k);
+  }
+}
 
 // `mask` is the same mask in global memory (naive); `tmp` an H x W buffer (separable only).
 void launch(Variant variant, const Image& img, const float* mask, float* tmp, cudaStream_t stream);

@@ -202,26 +202,11 @@ void upload_mask_hopper(const float* mask, int k) {
 }
 
 void launch_hopper(bool cluster, const Image& img, cudaStream_t s) {
-  switch (img.k) {
-    case 1:
-      return launch_k<1>(cluster, img, s);
-    case 3:
-      return launch_k<3>(cluster, img, s);
-    case 5:
-      return launch_k<5>(cluster, img, s);
-    case 7:
-      return launch_k<7>(cluster, img, s);
-    case 9:
-      return launch_k<9>(cluster, img, s);
-    case 11:
-      return launch_k<11>(cluster, img, s);
-    case 13:
-      return launch_k<13>(cluster, img, s);
-    case 15:
-      return launch_k<15>(cluster, img, s);
-    default:
-      throw std::invalid_argument("conv2d: unsupported mask width " + std::to_string(img.k));
-  }
+  const auto refuse = [](int k) {
+    return std::invalid_argument("conv2d: unsupported mask width " + std::to_string(k));
+  };
+  with_k<1, 3, 5, 7, 9, 11, 13, 15>(img.k, refuse,
+                                    [&](auto k) { launch_k<decltype(k)::value>(cluster, img, s); });
 }
 
 }  // namespace memlab::lessons::conv2d

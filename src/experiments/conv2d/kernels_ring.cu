@@ -217,20 +217,12 @@ const char* name_of(bool wave) {
   return wave ? "smem_ring_wave" : "smem_ring";
 }
 
-// f(std::integral_constant<int, K>{}) for img.k = K in {1, 3, 5}; other mask widths are refused.
-template <class F>
-decltype(auto) with_k(const Image& img, bool wave, F&& f) {
-  switch (img.k) {
-    case 1:
-      return f(std::integral_constant<int, 1>{});
-    case 3:
-      return f(std::integral_constant<int, 3>{});
-    case 5:
-      return f(std::integral_constant<int, 5>{});
-    default:
-      throw std::invalid_argument(std::string("conv2d ") + name_of(wave) + ": mask width " +
-                                  std::to_string(img.k) + " (needs 1..5)");
-  }
+// The refusal of a mask width other than 1, 3 or 5 (with_k's refuse).
+auto refuse_k(bool wave) {
+  return [wave](int k) {
+    return std::invalid_argument(std::string("conv2d ") + name_of(wave) + ": mask width " +
+                                 std::to_string(k) + " (needs 1..5)");
+  };
 }
 
 }  // namespace
@@ -242,7 +234,7 @@ void upload_mask_ring(const float* mask, int k) {
 
 int ring_band(const Image& img, bool wave) {
   if (!wave) return kRingBand;
-  return with_k(img, wave, [&](auto k) {
+  return with_k<1, 3, 5>(img.k, refuse_k(wave), [&](auto k) {
     constexpr int K = decltype(k)::value;
     set_carveout<K, true>();
     return wave_band<K>(img.height, img.width);
@@ -255,7 +247,7 @@ void launch_ring(const Image& img, bool wave, cudaStream_t stream, int band) {
                                 ": the 16-byte ring copies need width % 4 == 0");
   }
   if (band < 0) throw std::invalid_argument(std::string("conv2d ") + name_of(wave) + ": band < 0");
-  with_k(img, wave, [&](auto k) {
+  with_k<1, 3, 5>(img.k, refuse_k(wave), [&](auto k) {
     constexpr int K = decltype(k)::value;
     // smem_ring's kernel (its compile-time band) unless a test overrides the band; the wave kernel
     // for smem_ring_wave, and for any other band.

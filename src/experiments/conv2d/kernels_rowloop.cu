@@ -101,21 +101,12 @@ void upload_mask_rowloop(const float* mask, int k) {
 }
 
 void launch_rowloop(const Image& img, cudaStream_t stream) {
-  switch (img.k) {
-    case 7:
-      return launch_k_rowloop<7>(img, stream);
-    case 9:
-      return launch_k_rowloop<9>(img, stream);
-    case 11:
-      return launch_k_rowloop<11>(img, stream);
-    case 13:
-      return launch_k_rowloop<13>(img, stream);
-    case 15:
-      return launch_k_rowloop<15>(img, stream);
-    default:
-      throw std::invalid_argument("conv2d register_rowloop: mask width " + std::to_string(img.k) +
-                                  " (needs 7..15)");
-  }
+  const auto refuse = [](int k) {
+    return std::invalid_argument("conv2d register_rowloop: mask width " + std::to_string(k) +
+                                 " (needs 7..15)");
+  };
+  with_k<7, 9, 11, 13, 15>(img.k, refuse,
+                           [&](auto k) { launch_k_rowloop<decltype(k)::value>(img, stream); });
 }
 
 }  // namespace memlab::lessons::conv2d

@@ -190,17 +190,12 @@ void launch_k_strip(const Image& img, cudaStream_t s) {
 
 template <bool kShfl, int kBX>
 void launch_strip_k(const Image& img, cudaStream_t s) {
-  switch (img.k) {
-    case 1:
-      return launch_k_strip<1, kShfl, kBX>(img, s);
-    case 3:
-      return launch_k_strip<3, kShfl, kBX>(img, s);
-    case 5:
-      return launch_k_strip<5, kShfl, kBX>(img, s);
-    default:
-      throw std::invalid_argument("conv2d register_strip: mask width " + std::to_string(img.k) +
-                                  " (needs 1..5)");
-  }
+  const auto refuse = [](int k) {
+    return std::invalid_argument("conv2d register_strip: mask width " + std::to_string(k) +
+                                 " (needs 1..5)");
+  };
+  with_k<1, 3, 5>(img.k, refuse,
+                  [&](auto k) { launch_k_strip<decltype(k)::value, kShfl, kBX>(img, s); });
 }
 
 // ---- register_deep_shfl (session 6, round 2, K <= 5, 16-byte path only) ----
@@ -256,17 +251,12 @@ void launch_deep_shfl(const Image& img, cudaStream_t stream) {
     throw std::invalid_argument(
         "conv2d register_deep_shfl: the shuffle kernel needs width % 4 == 0");
   }
-  switch (img.k) {
-    case 1:
-      return launch_k_deep_shfl<1>(img, stream);
-    case 3:
-      return launch_k_deep_shfl<3>(img, stream);
-    case 5:
-      return launch_k_deep_shfl<5>(img, stream);
-    default:
-      throw std::invalid_argument("conv2d register_deep_shfl: mask width " + std::to_string(img.k) +
-                                  " (needs 1..5)");
-  }
+  const auto refuse = [](int k) {
+    return std::invalid_argument("conv2d register_deep_shfl: mask width " + std::to_string(k) +
+                                 " (needs 1..5)");
+  };
+  with_k<1, 3, 5>(img.k, refuse,
+                  [&](auto k) { launch_k_deep_shfl<decltype(k)::value>(img, stream); });
 }
 
 void upload_mask_strip(const float* mask, int k) {

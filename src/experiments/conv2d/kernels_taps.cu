@@ -234,21 +234,12 @@ void launch_k_taps(const Image& img, const float* mask, int rows, cudaStream_t s
 }  // namespace
 
 void launch_taps(const Image& img, const float* mask, int rows, cudaStream_t stream) {
-  switch (img.k) {
-    case 7:
-      return launch_k_taps<7>(img, mask, rows, stream);
-    case 9:
-      return launch_k_taps<9>(img, mask, rows, stream);
-    case 11:
-      return launch_k_taps<11>(img, mask, rows, stream);
-    case 13:
-      return launch_k_taps<13>(img, mask, rows, stream);
-    case 15:
-      return launch_k_taps<15>(img, mask, rows, stream);
-    default:
-      throw std::invalid_argument("conv2d register_taps: mask width " + std::to_string(img.k) +
-                                  " (needs 7..15)");
-  }
+  const auto refuse = [](int k) {
+    return std::invalid_argument("conv2d register_taps: mask width " + std::to_string(k) +
+                                 " (needs 7..15)");
+  };
+  with_k<7, 9, 11, 13, 15>(
+      img.k, refuse, [&](auto k) { launch_k_taps<decltype(k)::value>(img, mask, rows, stream); });
 }
 
 }  // namespace memlab::lessons::conv2d
