@@ -99,7 +99,8 @@ TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
        Variant::Block1d, Variant::Block2d, Variant::Vectorized, Variant::Warptile,
        Variant::DoubleBuffer, Variant::ThreadTile8x16, Variant::ThreadTileBk16,
        Variant::ThreadTile256x128, Variant::ThreadTile8x16Db, Variant::ThreadTile8x16Sk,
-       Variant::ThreadTile8x16Tail, Variant::ThreadTile8x16TailOwn, Variant::ThreadTile8x16Snake},
+       Variant::ThreadTile8x16Tail, Variant::ThreadTile8x16TailOwn, Variant::ThreadTile8x16Snake,
+       Variant::ThreadTile8x16SnakeCols},
       true);
 }
 

@@ -489,9 +489,11 @@ Choice choose(Variant variant, int M, int N, int K) {
       if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
       return {thread_tile_waves_kernel_fn(), dim3(cdiv(M, kBM) * cdiv(N, kBN)), dim3(kTtThreads)};
     case Variant::ThreadTile8x16Snake:
+    case Variant::ThreadTile8x16SnakeCols:
       // Whole tiles only (as thread_tile_8x16); other sizes run double_buffer's guarded kernel.
       if (!fast) return choose(Variant::DoubleBuffer, M, N, K);
-      return {thread_tile_snake_kernel_fn(), grid128, dim3(kTtThreads)};
+      return {thread_tile_snake_kernel_fn(variant == Variant::ThreadTile8x16SnakeCols), grid128,
+              dim3(kTtThreads)};
     case Variant::ThreadTile8x16TailOwn:  // launched by launch_thread_tile_tail_own; for
       // kernel_info: thread_tile_8x16's kernel, which runs the whole waves (the bulk of the work).
       return choose(Variant::ThreadTile8x16, M, N, K);

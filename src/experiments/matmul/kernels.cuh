@@ -126,6 +126,9 @@ enum class Variant {
   // it), against the SASS schedule round 8 found worth 2-3% between compiles of the same loop
   // (kernels_snake.cu). Whole tiles only (fast_path), else double_buffer's guarded kernel.
   ThreadTile8x16Snake,
+  // The same with the other snake: column by column, odd columns walking their rows backwards
+  // (kernels_snake.cu), a second compile of the same loop.
+  ThreadTile8x16SnakeCols,
   // cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line. Not one of memlab's
   // kernels: it runs through vendor.hpp, and `launch`/`kernel_info` reject it (std::logic_error).
   Cublas,
@@ -164,6 +167,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "thread_tile_8x16_tail with the whole waves run by thread_tile_8x16's own kernel"},
     {Variant::ThreadTile8x16Snake, "thread_tile_8x16_snake",
      "thread_tile_8x16 with each k step's 128 FFMA in snake order (operand reuse)"},
+    {Variant::ThreadTile8x16SnakeCols, "thread_tile_8x16_snake_cols",
+     "thread_tile_8x16 with each k step's 128 FFMA in column snake order (operand reuse)"},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T"},
 };
 

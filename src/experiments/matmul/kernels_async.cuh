@@ -45,10 +45,11 @@ inline constexpr int kDbBM = 128, kDbBN = 128, kDbBK = 8;
 // The kernel, (int M, int N, int K, const float* A, const float* B, float* C).
 const void* thread_tile_db_kernel_fn();
 
-// thread_tile_8x16_snake (kernels_snake.cu): thread_tile_8x16 with its k step's FFMA in snake
-// order. Whole tiles only (the caller checks fast_path). The kernel, (int M, int N, int K,
-// const float* A, const float* B, float* C), thread_tile_8x16's grid and 128 threads.
-const void* thread_tile_snake_kernel_fn();
+// thread_tile_8x16_snake and _snake_cols (kernels_snake.cu): thread_tile_8x16 with its k step's
+// FFMA in snake order, by rows or (columns) by columns. Whole tiles only (the caller checks
+// fast_path). The kernel, (int M, int N, int K, const float* A, const float* B, float* C),
+// thread_tile_8x16's grid and 128 threads.
+const void* thread_tile_snake_kernel_fn(bool columns);
 
 // thread_tile_8x16_sk (kernels_sk.cu): thread_tile_8x16's k loop on a persistent stream-K grid,
 // 128 threads, static shared memory. Whole tiles only (the caller checks fast_path).

@@ -48,19 +48,35 @@ __device__ __forceinline__ void load_b(const float* bs, int nbase, float (&b)[TN
   }
 }
 
-// One k step: the 8 x 16 outer product a b^T added to acc (128 FFMA), row by row. kSnake
-// (thread_tile_8x16_snake): odd rows walk their 16 columns backwards, so each FFMA shares an
-// operand with the one before it (a[i] within a row, b[j] across a row's end): 127 of 128 instead
-// of 120.
-template <bool kSnake = false>
+// The order of a k step's 128 FFMA in the source (ptxas schedules them, but starts from it).
+// kRows: row by row (thread_tile_8x16). kSnake (thread_tile_8x16_snake): odd rows walk their 16
+// columns backwards, so each FFMA shares an operand with the one before it (a[i] within a row,
+// b[j] across a row's end): 127 of 128 instead of 120. kColumnSnake (thread_tile_8x16_snake_cols):
+// column by column, odd columns walking their 8 rows backwards (b[j] within a column, a[i] across
+// a column's end): 127 of 128 too.
+enum class FfmaOrder { kRows, kSnake, kColumnSnake };
+
+// One k step: the 8 x 16 outer product a b^T added to acc (128 FFMA), in kOrder.
+template <FfmaOrder kOrder = FfmaOrder::kRows>
 __device__ __forceinline__ void outer(float (&acc)[TM][TN], const float (&a)[TM],
                                       const float (&b)[TN]) {
+  if constexpr (kOrder == FfmaOrder::kColumnSnake) {
 #pragma unroll
-  for (int i = 0; i < TM; ++i) {
+    for (int j = 0; j < TN; ++j) {
 #pragma unroll
-    for (int jj = 0; jj < TN; ++jj) {
-      const int j = kSnake && (i % 2 == 1) ? TN - 1 - jj : jj;
-      acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+      for (int ii = 0; ii < TM; ++ii) {
+        const int i = j % 2 == 1 ? TM - 1 - ii : ii;
+        acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+#pragma unroll
+      for (int jj = 0; jj < TN; ++jj) {
+        const int j = kOrder == FfmaOrder::kSnake && (i % 2 == 1) ? TN - 1 - jj : jj;
+        acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+      }
     }
   }
 }
@@ -69,7 +85,7 @@ __device__ __forceinline__ void outer(float (&acc)[TM][TN], const float (&a)[TM]
 // As[a_row], B's at Bs[b_row]. 2 LDS.128 of A (the two row patches) and 4 of B for 128 FFMA. The
 // offsets are summed in int before the address is formed (with a stage pointer formed first,
 // thread_tile_8x16 needs 2 registers more).
-template <bool kSnake = false>
+template <FfmaOrder kOrder = FfmaOrder::kRows>
 __device__ __forceinline__ void k_step_transposed(float (&acc)[TM][TN], const float* As, int a_row,
                                                   const float* Bs, int b_row, int mbase,
                                                   int nbase) {
@@ -82,7 +98,7 @@ __device__ __forceinline__ void k_step_transposed(float (&acc)[TM][TN], const fl
   for (int p = 0; p < TN / 4; ++p) {
     set4(b + 4 * p, *reinterpret_cast<const float4*>(&Bs[b_row + nbase + p * kNStep]));
   }
-  outer<kSnake>(acc, a, b);
+  outer<kOrder>(acc, a, b);
 }
 
 // The next k rows staged in registers (two float4 of A, two of B per thread, 128 threads, a 128 x
@@ -155,8 +171,8 @@ inline constexpr int kTtBM = 128, kTtBN = 128, kTtBK = 8, kTtThreads = 128, kTtL
 // next k tile staged in 4 float4 registers per thread while the current one is computed, one
 // __syncthreads per k tile. Ends with a barrier: the stages are free again. 32-bit offsets (M K,
 // K N < 2^31: kMaxDim). thread_tile_8x16 runs [0, K) of its block's tile, thread_tile_8x16_sk
-// any k range of any tile; kSnake: outer()'s order (thread_tile_8x16_snake).
-template <bool kSnake = false>
+// any k range of any tile; kOrder: outer()'s (thread_tile_8x16_snake, _snake_cols).
+template <FfmaOrder kOrder = FfmaOrder::kRows>
 __device__ __forceinline__ void thread_tile_k_loop(const float* __restrict__ A,
                                                    const float* __restrict__ B, int N, int K,
                                                    int tile_m, int tile_n, int k_begin, int k_end,
@@ -189,7 +205,7 @@ __device__ __forceinline__ void thread_tile_k_loop(const float* __restrict__ A,
 #pragma unroll
     for (int k = 0; k < kBK; ++k) {
       // As[cur] row k, Bs[cur] row k
-      k_step_transposed<kSnake>(acc, As[0], cur * (kBK * lda) + k * lda, Bs[0],
+      k_step_transposed<kOrder>(acc, As[0], cur * (kBK * lda) + k * lda, Bs[0],
                                 cur * (kBK * kBN) + k * kBN, mbase, nbase);
     }
     if (more) store_staged<lda, kBN>(As[cur ^ 1], Bs[cur ^ 1], sa, sb, tid, 0);
@@ -200,8 +216,8 @@ __device__ __forceinline__ void thread_tile_k_loop(const float* __restrict__ A,
 // One whole block tile of thread_tile_8x16 (kernels.cu) and of thread_tile_8x16_tail's waves
 // (kernels_sk.cu): the k loop over [0, K), then C. `tile_of()` gives the tile's (m, n) indices
 // (int2: x = tile_m, y = tile_n); it is called where both kernels formed them before this was
-// shared, so their PTX stayed as measured. kSnake: outer()'s order (thread_tile_8x16_snake).
-template <bool kSnake = false, class TileOf>
+// shared, so their PTX stayed as measured. kOrder: outer()'s (thread_tile_8x16_snake, _snake_cols).
+template <FfmaOrder kOrder = FfmaOrder::kRows, class TileOf>
 __device__ __forceinline__ void thread_tile_block(const float* __restrict__ A,
                                                   const float* __restrict__ B,
                                                   float* __restrict__ C, int N, int K,
@@ -213,7 +229,7 @@ __device__ __forceinline__ void thread_tile_block(const float* __restrict__ A,
   const int2 t = tile_of();
   const int m0 = t.x * kTtBM, n0 = t.y * kTtBN;
   float acc[TM][TN] = {};
-  thread_tile_k_loop<kSnake>(A, B, N, K, t.x, t.y, 0, K, As, Bs, tid, mbase, nbase, acc);
+  thread_tile_k_loop<kOrder>(A, B, N, K, t.x, t.y, 0, K, As, Bs, tid, mbase, nbase, acc);
   store_tile<int>(C, N, n0 + nbase, acc, [&](int i) { return m0 + mbase + patch_row(i); });
 }
 
