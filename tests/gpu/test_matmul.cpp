@@ -100,7 +100,7 @@ TEST(Matmul, IntegerInputsAreExactForEveryVariant) {
        Variant::DoubleBuffer, Variant::ThreadTile8x16, Variant::ThreadTileBk16,
        Variant::ThreadTile256x128, Variant::ThreadTile8x16Db, Variant::ThreadTile8x16Sk,
        Variant::ThreadTile8x16Tail, Variant::ThreadTile8x16TailOwn, Variant::ThreadTile8x16Snake,
-       Variant::ThreadTile8x16SnakeCols},
+       Variant::ThreadTile8x16SnakeCols, Variant::ThreadTile8x16SnakeTail},
       true);
 }
 
@@ -153,6 +153,10 @@ TEST(Matmul, StreamKTailOwnSplitsAreExact) {
   expect_exact_for({Variant::ThreadTile8x16TailOwn}, false, {{128, 1024, 24}}, 3, 3);
   // 1 tile, G = 6: no wave, stream-K only; 6 tiles, G = 6: 3 whole rows, no stream-K launch.
   expect_exact_for({Variant::ThreadTile8x16TailOwn}, false, {{128, 128, 8}, {384, 256, 200}}, 6, 3);
+  // thread_tile_8x16_snake_tail: the same schedule with the snake kernel (9 tiles, G = 4 and 16
+  // tiles, G = 3: both launches of whole-wave tiles and a stream-K rest).
+  expect_exact_for({Variant::ThreadTile8x16SnakeTail}, false, {{384, 384, 80}}, 4, 3);
+  expect_exact_for({Variant::ThreadTile8x16SnakeTail}, false, {{512, 512, 64}}, 3, 3);
 }
 
 TEST(Matmul, StreamKNeedsAWorkspaceOfItsSize) {

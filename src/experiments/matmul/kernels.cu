@@ -382,23 +382,25 @@ __global__ void __launch_bounds__(kTtThreads, 2)
 // concurrent: their W blocks fill W / G waves of the G slots in whatever order the block scheduler
 // takes them. The stream-K launch follows launch 1 in `stream`; it needs nothing launch 2 writes
 // (disjoint tiles of C). At 4096^3 (G = 264): W = 792 = 24 rows + 24 tiles, rest 232 tiles.
-void launch_thread_tile_tail_own(const float* A, const float* B, float* C, int M, int N, int K,
+// `kernel` is thread_tile_kernel (thread_tile_8x16_tail_own) or the snake-order one
+// (thread_tile_8x16_snake_tail): the same signature, grid and block.
+void launch_thread_tile_tail_own(const void* kernel, const char* variant, const float* A,
+                                 const float* B, float* C, int M, int N, int K,
                                  const StreamKWorkspace& ws, cudaStream_t stream) {
-  const int wave_tiles = thread_tile_tail_wave_tiles(M, N, K, ws, "thread_tile_8x16_tail_own");
+  const int wave_tiles = thread_tile_tail_wave_tiles(M, N, K, ws, variant);
   const int tiles_n = N / kBN, rows = wave_tiles / tiles_n, extra = wave_tiles % tiles_n;
+  auto launch_rows = [&](dim3 grid, int m, const float* a, float* c, cudaStream_t s) {
+    void* args[] = {&m, &N, &K, &a, &B, &c};
+    MEMLAB_CUDA_CHECK(cudaLaunchKernel(kernel, grid, dim3(kTtThreads), args, 0, s));
+  };
   if (extra > 0) {
     MEMLAB_CUDA_CHECK(cudaEventRecord(ws.fork(), stream));
     MEMLAB_CUDA_CHECK(cudaStreamWaitEvent(ws.side(), ws.fork(), 0));
   }
-  if (rows > 0) {
-    thread_tile_kernel<<<dim3(tiles_n, rows), kTtThreads, 0, stream>>>(rows * kBM, N, K, A, B, C);
-    MEMLAB_CHECK_LAUNCH(thread_tile_kernel);
-  }
+  if (rows > 0) launch_rows(dim3(tiles_n, rows), rows * kBM, A, C, stream);
   if (extra > 0) {
     const std::size_t row0 = static_cast<std::size_t>(rows) * kBM;
-    thread_tile_kernel<<<dim3(extra, 1), kTtThreads, 0, ws.side()>>>(kBM, N, K, A + row0 * K, B,
-                                                                     C + row0 * N);
-    MEMLAB_CHECK_LAUNCH(thread_tile_kernel);
+    launch_rows(dim3(extra, 1), kBM, A + row0 * K, C + row0 * N, ws.side());
   }
   launch_thread_tile_tail_rest(A, B, C, M, N, K, ws, stream);
   if (extra > 0) {
@@ -497,6 +499,8 @@ Choice choose(Variant variant, int M, int N, int K) {
     case Variant::ThreadTile8x16TailOwn:  // launched by launch_thread_tile_tail_own; for
       // kernel_info: thread_tile_8x16's kernel, which runs the whole waves (the bulk of the work).
       return choose(Variant::ThreadTile8x16, M, N, K);
+    case Variant::ThreadTile8x16SnakeTail:  // the same, with thread_tile_8x16_snake's kernel
+      return choose(Variant::ThreadTile8x16Snake, M, N, K);
     case Variant::Cublas:
       throw std::logic_error("matmul: cublas is not one of memlab's kernels (see vendor.hpp)");
   }
@@ -512,7 +516,7 @@ bool fast_path(int M, int N, int K) {
 void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
             cudaStream_t stream, const StreamKWorkspace* workspace) {
   if ((variant == Variant::ThreadTile8x16Sk || variant == Variant::ThreadTile8x16Tail ||
-       variant == Variant::ThreadTile8x16TailOwn) &&
+       variant == Variant::ThreadTile8x16TailOwn || variant == Variant::ThreadTile8x16SnakeTail) &&
       fast_path(M, N, K)) {
     if (workspace == nullptr) {
       throw std::invalid_argument("matmul: " + std::string(variant_name(kVariants, variant)) +
@@ -522,8 +526,13 @@ void launch(Variant variant, const float* A, const float* B, float* C, int M, in
       launch_thread_tile_sk(A, B, C, M, N, K, *workspace, stream);
     } else if (variant == Variant::ThreadTile8x16Tail) {
       launch_thread_tile_tail(A, B, C, M, N, K, *workspace, stream);
+    } else if (variant == Variant::ThreadTile8x16TailOwn) {
+      launch_thread_tile_tail_own(reinterpret_cast<const void*>(thread_tile_kernel),
+                                  "thread_tile_8x16_tail_own", A, B, C, M, N, K, *workspace,
+                                  stream);
     } else {
-      launch_thread_tile_tail_own(A, B, C, M, N, K, *workspace, stream);
+      launch_thread_tile_tail_own(thread_tile_snake_kernel_fn(false), "thread_tile_8x16_snake_tail",
+                                  A, B, C, M, N, K, *workspace, stream);
     }
     return;
   }

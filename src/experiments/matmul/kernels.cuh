@@ -129,6 +129,10 @@ enum class Variant {
   // The same with the other snake: column by column, odd columns walking their rows backwards
   // (kernels_snake.cu), a second compile of the same loop.
   ThreadTile8x16SnakeCols,
+  // Issue 23, round 9: thread_tile_8x16_tail_own's schedule with thread_tile_8x16_snake's kernel
+  // for the whole waves (the two steps that paid, together). Same workspace. Whole tiles only
+  // (fast_path), else double_buffer's guarded kernel.
+  ThreadTile8x16SnakeTail,
   // cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line. Not one of memlab's
   // kernels: it runs through vendor.hpp, and `launch`/`kernel_info` reject it (std::logic_error).
   Cublas,
@@ -169,6 +173,8 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "thread_tile_8x16 with each k step's 128 FFMA in snake order (operand reuse)"},
     {Variant::ThreadTile8x16SnakeCols, "thread_tile_8x16_snake_cols",
      "thread_tile_8x16 with each k step's 128 FFMA in column snake order (operand reuse)"},
+    {Variant::ThreadTile8x16SnakeTail, "thread_tile_8x16_snake_tail",
+     "thread_tile_8x16_tail_own with thread_tile_8x16_snake's kernel for the whole waves"},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T"},
 };
 
@@ -205,9 +211,9 @@ class StreamKWorkspace {
 };
 
 // C = A B for row-major A (M x K), B (K x N), C (M x N), enqueued on `stream` (memlab's kernels;
-// Variant::Cublas runs through vendor.hpp). Variant::ThreadTile8x16Sk, ThreadTile8x16Tail and
-// ThreadTile8x16TailOwn need `workspace`, made for this size (std::invalid_argument otherwise); the
-// other variants ignore it.
+// Variant::Cublas runs through vendor.hpp). Variant::ThreadTile8x16Sk, ThreadTile8x16Tail,
+// ThreadTile8x16TailOwn and ThreadTile8x16SnakeTail need `workspace`, made for this size
+// (std::invalid_argument otherwise); the other variants ignore it.
 void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
             cudaStream_t stream, const StreamKWorkspace* workspace = nullptr);
 
