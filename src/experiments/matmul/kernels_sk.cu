@@ -210,6 +210,23 @@ Schedule tail_schedule_of(int M, int N, int K, int slots) {
   return {std::min(G, T), {tiles_n, k_tiles, 0, wave_tiles, T}, sk_tiles, wave_tiles};
 }
 
+// std::invalid_argument naming `variant` unless `ws` was made for (M, N, K) on the fast path.
+void check_workspace(const StreamKWorkspace& ws, int M, int N, int K, const char* variant) {
+  if (ws.m() != M || ws.n() != N || ws.k() != K || ws.grid() == 0) {
+    throw std::invalid_argument(std::string("matmul: ") + variant +
+                                "'s workspace is for another size");
+  }
+}
+
+// The stream-K kernel on schedule `s` (nothing when s.grid is 0: no stream-K part).
+void launch_sk(const Schedule& s, const float* A, const float* B, float* C, int N, int K,
+               const StreamKWorkspace& ws, cudaStream_t stream) {
+  if (s.grid == 0) return;
+  thread_tile_sk_kernel<<<s.grid, kThreads, 0, stream>>>(N, K, A, B, C, ws.partials(),
+                                                         ws.counters(), s.plan);
+  MEMLAB_CHECK_LAUNCH(thread_tile_sk_kernel);
+}
+
 }  // namespace
 
 StreamKWorkspace::StreamKWorkspace(int M, int N, int K, int grid) : m_(M), n_(N), k_(K) {
@@ -241,32 +258,19 @@ const void* thread_tile_waves_kernel_fn() {
 
 void launch_thread_tile_sk(const float* A, const float* B, float* C, int M, int N, int K,
                            const StreamKWorkspace& ws, cudaStream_t stream) {
-  if (ws.m() != M || ws.n() != N || ws.k() != K || ws.grid() == 0) {
-    throw std::invalid_argument("matmul: thread_tile_8x16_sk's workspace is for another size");
-  }
-  const Schedule s = schedule_of(M, N, K, ws.grid());
-  thread_tile_sk_kernel<<<s.grid, kThreads, 0, stream>>>(N, K, A, B, C, ws.partials(),
-                                                         ws.counters(), s.plan);
-  MEMLAB_CHECK_LAUNCH(thread_tile_sk_kernel);
+  check_workspace(ws, M, N, K, "thread_tile_8x16_sk");
+  launch_sk(schedule_of(M, N, K, ws.grid()), A, B, C, N, K, ws, stream);
 }
 
 int thread_tile_tail_wave_tiles(int M, int N, int K, const StreamKWorkspace& ws,
                                 const char* variant) {
-  if (ws.m() != M || ws.n() != N || ws.k() != K || ws.grid() == 0) {
-    throw std::invalid_argument(std::string("matmul: ") + variant +
-                                "'s workspace is for another size");
-  }
+  check_workspace(ws, M, N, K, variant);
   return tail_schedule_of(M, N, K, ws.grid()).wave_tiles;
 }
 
 void launch_thread_tile_tail_rest(const float* A, const float* B, float* C, int M, int N, int K,
                                   const StreamKWorkspace& ws, cudaStream_t stream) {
-  const Schedule s = tail_schedule_of(M, N, K, ws.grid());
-  if (s.grid > 0) {
-    thread_tile_sk_kernel<<<s.grid, kThreads, 0, stream>>>(N, K, A, B, C, ws.partials(),
-                                                           ws.counters(), s.plan);
-    MEMLAB_CHECK_LAUNCH(thread_tile_sk_kernel);
-  }
+  launch_sk(tail_schedule_of(M, N, K, ws.grid()), A, B, C, N, K, ws, stream);
 }
 
 void launch_thread_tile_tail(const float* A, const float* B, float* C, int M, int N, int K,
