@@ -169,6 +169,24 @@ function logAxis(d0: number, d1: number, r0: number, r1: number) {
   };
 }
 
+/**
+ * The roofline's right margin, which holds the point labels: as wide as the longest name needs
+ * (about 5.6 px a character at 10 px, 20 px with the offset from the point), between 130 px and 40%
+ * of the plot's width `w`; `shown` cuts a name that still does not fit with an ellipsis (the point's
+ * tip and the table below give it whole).
+ */
+export function labelMargin(
+  names: string[],
+  w: number,
+): { marginRight: number; shown: (name: string) => string } {
+  const charPx = 5.6;
+  const longest = Math.max(0, ...names.map((n) => n.length));
+  const marginRight = Math.ceil(Math.min(Math.max(130, 20 + longest * charPx), 0.4 * w));
+  const fit = Math.max(4, Math.floor((marginRight - 20) / charPx));
+  const shown = (name: string) => (name.length <= fit ? name : `${name.slice(0, fit - 1)}…`);
+  return { marginRight, shown };
+}
+
 /** Roofline: measured variants as points; the roof from the roofline model (its attainable). */
 export function rooflineChart(
   pts: RooflinePoint[],
@@ -178,9 +196,12 @@ export function rooflineChart(
   const height = 320,
     marginTop = 20,
     marginBottom = 36,
-    marginLeft = 60,
-    marginRight = 130;
+    marginLeft = 60;
   const w = width();
+  const { marginRight, shown } = labelMargin(
+    pts.map((p) => p.variant),
+    w,
+  );
   // Both axes' domains set here (every point and the roof inside, with room for the labels), so
   // the label positions can be computed in pixels before Plot draws them.
   const xs = [...pts.map((p) => p.intensity), ...roof.map((r) => r.intensity)];
@@ -242,7 +263,7 @@ export function rooflineChart(
       Plot.text(labels, {
         x: "labelX",
         y: "labelY",
-        text: "variant",
+        text: (l: (typeof labels)[number]) => shown(l.variant),
         dx: 2,
         textAnchor: "start",
         fontSize: 10,
