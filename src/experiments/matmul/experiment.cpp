@@ -218,7 +218,6 @@ Bound bound_of(Variant v) {
     case Variant::ThreadTile8x16SnakeCols:
       return {32, 1.0, "FMA pipe: 128 FMAs per 6 LDS.128, snake order for operand reuse -> peak"};
     case Variant::ThreadTile8x16SnakeTail:
-    case Variant::ThreadTile8x16SnakeTailKalign:
     case Variant::ThreadTile8x16TailOwn:
       return {32, 1.0,
               "FMA pipe: thread_tile_8x16's own kernel for the whole waves, stream-K for the last "

@@ -384,12 +384,9 @@ __global__ void __launch_bounds__(kTtThreads, 2)
 // (disjoint tiles of C). At 4096^3 (G = 264): W = 792 = 24 rows + 24 tiles, rest 232 tiles.
 // `kernel` is thread_tile_kernel (thread_tile_8x16_tail_own) or the snake-order one
 // (thread_tile_8x16_snake_tail): the same signature, grid and block.
-// `k_ascending`: the stream-K part with its CTAs walking k in step
-// (thread_tile_8x16_snake_tail_kalign).
 void launch_thread_tile_tail_own(const void* kernel, const char* variant, const float* A,
                                  const float* B, float* C, int M, int N, int K,
-                                 const StreamKWorkspace& ws, cudaStream_t stream,
-                                 bool k_ascending) {
+                                 const StreamKWorkspace& ws, cudaStream_t stream) {
   const int wave_tiles = thread_tile_tail_wave_tiles(M, N, K, ws, variant);
   const int tiles_n = N / kBN, rows = wave_tiles / tiles_n, extra = wave_tiles % tiles_n;
   auto launch_rows = [&](dim3 grid, int m, const float* a, float* c, cudaStream_t s) {
@@ -405,7 +402,7 @@ void launch_thread_tile_tail_own(const void* kernel, const char* variant, const 
     const std::size_t row0 = static_cast<std::size_t>(rows) * kBM;
     launch_rows(dim3(extra, 1), kBM, A + row0 * K, C + row0 * N, ws.side());
   }
-  launch_thread_tile_tail_rest(A, B, C, M, N, K, ws, stream, k_ascending);
+  launch_thread_tile_tail_rest(A, B, C, M, N, K, ws, stream);
   if (extra > 0) {
     MEMLAB_CUDA_CHECK(cudaEventRecord(ws.join(), ws.side()));
     MEMLAB_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.join(), 0));
@@ -503,7 +500,6 @@ Choice choose(Variant variant, int M, int N, int K) {
       // kernel_info: thread_tile_8x16's kernel, which runs the whole waves (the bulk of the work).
       return choose(Variant::ThreadTile8x16, M, N, K);
     case Variant::ThreadTile8x16SnakeTail:  // the same, with thread_tile_8x16_snake's kernel
-    case Variant::ThreadTile8x16SnakeTailKalign:
       return choose(Variant::ThreadTile8x16Snake, M, N, K);
     case Variant::Cublas:
       throw std::logic_error("matmul: cublas is not one of memlab's kernels (see vendor.hpp)");
@@ -520,8 +516,7 @@ bool fast_path(int M, int N, int K) {
 void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
             cudaStream_t stream, const StreamKWorkspace* workspace) {
   if ((variant == Variant::ThreadTile8x16Sk || variant == Variant::ThreadTile8x16Tail ||
-       variant == Variant::ThreadTile8x16TailOwn || variant == Variant::ThreadTile8x16SnakeTail ||
-       variant == Variant::ThreadTile8x16SnakeTailKalign) &&
+       variant == Variant::ThreadTile8x16TailOwn || variant == Variant::ThreadTile8x16SnakeTail) &&
       fast_path(M, N, K)) {
     if (workspace == nullptr) {
       throw std::invalid_argument("matmul: " + std::string(variant_name(kVariants, variant)) +
@@ -533,13 +528,11 @@ void launch(Variant variant, const float* A, const float* B, float* C, int M, in
       launch_thread_tile_tail(A, B, C, M, N, K, *workspace, stream);
     } else if (variant == Variant::ThreadTile8x16TailOwn) {
       launch_thread_tile_tail_own(reinterpret_cast<const void*>(thread_tile_kernel),
-                                  "thread_tile_8x16_tail_own", A, B, C, M, N, K, *workspace, stream,
-                                  false);
+                                  "thread_tile_8x16_tail_own", A, B, C, M, N, K, *workspace,
+                                  stream);
     } else {
-      const bool kalign = variant == Variant::ThreadTile8x16SnakeTailKalign;
-      launch_thread_tile_tail_own(thread_tile_snake_kernel_fn(false),
-                                  std::string(variant_name(kVariants, variant)).c_str(), A, B, C, M,
-                                  N, K, *workspace, stream, kalign);
+      launch_thread_tile_tail_own(thread_tile_snake_kernel_fn(false), "thread_tile_8x16_snake_tail",
+                                  A, B, C, M, N, K, *workspace, stream);
     }
     return;
   }

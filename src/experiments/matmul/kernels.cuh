@@ -133,9 +133,6 @@ enum class Variant {
   // for the whole waves (the two steps that paid, together). Same workspace. Whole tiles only
   // (fast_path), else double_buffer's guarded kernel.
   ThreadTile8x16SnakeTail,
-  // Issue 23, round 10: the same with the stream-K part's CTAs walking k in step (each takes its
-  // segments last to first: in a tail, k ascending), for the L2 hits of the waves (kernels_sk.cu).
-  ThreadTile8x16SnakeTailKalign,
   // cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (plain FP32, no TF32), the vendor line. Not one of memlab's
   // kernels: it runs through vendor.hpp, and `launch`/`kernel_info` reject it (std::logic_error).
   Cublas,
@@ -178,8 +175,6 @@ inline constexpr VariantInfo<Variant> kVariants[] = {
      "thread_tile_8x16 with each k step's 128 FFMA in column snake order (operand reuse)"},
     {Variant::ThreadTile8x16SnakeTail, "thread_tile_8x16_snake_tail",
      "thread_tile_8x16_tail_own with thread_tile_8x16_snake's kernel for the whole waves"},
-    {Variant::ThreadTile8x16SnakeTailKalign, "thread_tile_8x16_snake_tail_kalign",
-     "thread_tile_8x16_snake_tail with the stream-K CTAs walking k in step (L2 reuse)"},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM, pedantic FP32 math (no TF32), C^T = B^T A^T"},
 };
 
@@ -217,8 +212,8 @@ class StreamKWorkspace {
 
 // C = A B for row-major A (M x K), B (K x N), C (M x N), enqueued on `stream` (memlab's kernels;
 // Variant::Cublas runs through vendor.hpp). Variant::ThreadTile8x16Sk, ThreadTile8x16Tail,
-// ThreadTile8x16TailOwn, ThreadTile8x16SnakeTail and ThreadTile8x16SnakeTailKalign need
-// `workspace`, made for this size (std::invalid_argument otherwise); the other variants ignore it.
+// ThreadTile8x16TailOwn and ThreadTile8x16SnakeTail need `workspace`, made for this size
+// (std::invalid_argument otherwise); the other variants ignore it.
 void launch(Variant variant, const float* A, const float* B, float* C, int M, int N, int K,
             cudaStream_t stream, const StreamKWorkspace* workspace = nullptr);
 

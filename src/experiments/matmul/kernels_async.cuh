@@ -71,13 +71,10 @@ const void* thread_tile_waves_kernel_fn();
 // The pieces of thread_tile_8x16_tail that thread_tile_8x16_tail_own (kernels.cu) shares: the
 // whole waves' tile count at this size (the first ones in thread_tile_8x16's raster; throws
 // std::invalid_argument naming `variant` when the workspace is for another size), and the launch
-// of the stream-K kernel over the tiles after them (none when there are none); `k_ascending`
-// (thread_tile_8x16_snake_tail_kalign) has each CTA take its segments last to first, so that the
-// CTAs walk k in step.
+// of the stream-K kernel over the tiles after them (none when there are none).
 int thread_tile_tail_wave_tiles(int M, int N, int K, const StreamKWorkspace& workspace,
                                 const char* variant);
 void launch_thread_tile_tail_rest(const float* A, const float* B, float* C, int M, int N, int K,
-                                  const StreamKWorkspace& workspace, cudaStream_t stream,
-                                  bool k_ascending = false);
+                                  const StreamKWorkspace& workspace, cudaStream_t stream);
 
 }  // namespace memlab::lessons::matmul

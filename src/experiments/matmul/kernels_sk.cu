@@ -78,15 +78,6 @@ __device__ __forceinline__ int slot_float4(int j, int tid) {
   return j * kThreads + tid;
 }
 
-// kKAscending (thread_tile_8x16_snake_tail_kalign): the CTA takes its stream-K segments from the
-// last to the first. In a tail (fewer tiles than CTAs, so a range of at most k_tiles iterations:
-// at most two segments, [a, k_tiles) of tile s and [0, b) of tile s + 1 with b <= a) that walks its
-// k tiles in ascending order, 0 .. b - 1 then a .. k_tiles - 1, and at step j every CTA is within
-// k_tiles - T / G k tiles of j. At 4096^3 (232 tiles x 512 k tiles over 264 CTAs, 450 each) the
-// CTAs' k tiles at one step lie within 62 of each other (a 2 MiB slab of A's panels and 8 MiB of
-// B), where the forward order spreads them over 497 of the 512 (all of B, 64 MiB, beyond the L2):
-// the CTAs on one row or column of tiles read A's and B's k slabs at about the same time.
-template <bool kKAscending>
 __global__ void __launch_bounds__(kThreads, 2)
     thread_tile_sk_kernel(int N, int K, const float* __restrict__ A, const float* __restrict__ B,
                           float* __restrict__ C, float* partials, int* counters, SkPlan p) {
@@ -105,19 +96,13 @@ __global__ void __launch_bounds__(kThreads, 2)
   // [first, end) of the remaining tiles' iterations, one segment per tile it touches; one k loop
   // for both (one copy of the unrolled loop in the code).
   const int T = p.sk_iters, first = sk_begin(cta, T, G), end = sk_begin(cta + 1, T, G);
-  int dp = cta, it = kKAscending ? end : first;  // the next segment starts (ends, kKAscending) here
+  int dp = cta, it = first;
   for (;;) {
     int tile, kb = 0, ke = p.k_tiles, s = 0;  // the segment: k tiles [kb, ke) of `tile`
     if (dp < p.dp_tiles) {
       tile = dp;
       dp += G;
-    } else if (kKAscending && it > first) {
-      s = (it - 1) / p.k_tiles;
-      kb = max(first - s * p.k_tiles, 0);
-      ke = it - s * p.k_tiles;
-      tile = p.sk_first + s;
-      it = s * p.k_tiles + kb;
-    } else if (!kKAscending && it < end) {
+    } else if (it < end) {
       s = it / p.k_tiles;  // stream-K tile s is tile sk_first + s
       kb = it - s * p.k_tiles;
       ke = min(p.k_tiles, kb + (end - it));
@@ -192,8 +177,8 @@ int persistent_slots() {
   int device = 0, sms = 0, per_sm = 0;
   MEMLAB_CUDA_CHECK(cudaGetDevice(&device));
   MEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  MEMLAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, thread_tile_sk_kernel<false>, kThreads, 0));
+  MEMLAB_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, thread_tile_sk_kernel, kThreads, 0));
   return std::max(1, per_sm) * sms;
 }
 
@@ -234,11 +219,11 @@ void check_workspace(const StreamKWorkspace& ws, int M, int N, int K, const char
 }
 
 // The stream-K kernel on schedule `s` (nothing when s.grid is 0: no stream-K part).
-void launch_sk(const Schedule& s, bool k_ascending, const float* A, const float* B, float* C, int N,
-               int K, const StreamKWorkspace& ws, cudaStream_t stream) {
+void launch_sk(const Schedule& s, const float* A, const float* B, float* C, int N, int K,
+               const StreamKWorkspace& ws, cudaStream_t stream) {
   if (s.grid == 0) return;
-  const auto kernel = k_ascending ? thread_tile_sk_kernel<true> : thread_tile_sk_kernel<false>;
-  kernel<<<s.grid, kThreads, 0, stream>>>(N, K, A, B, C, ws.partials(), ws.counters(), s.plan);
+  thread_tile_sk_kernel<<<s.grid, kThreads, 0, stream>>>(N, K, A, B, C, ws.partials(),
+                                                         ws.counters(), s.plan);
   MEMLAB_CHECK_LAUNCH(thread_tile_sk_kernel);
 }
 
@@ -260,7 +245,7 @@ StreamKWorkspace::StreamKWorkspace(int M, int N, int K, int grid) : m_(M), n_(N)
 }
 
 const void* thread_tile_sk_kernel_fn() {
-  return reinterpret_cast<const void*>(thread_tile_sk_kernel<false>);
+  return reinterpret_cast<const void*>(thread_tile_sk_kernel);
 }
 
 unsigned thread_tile_sk_grid(int M, int N, int K) {
@@ -274,7 +259,7 @@ const void* thread_tile_waves_kernel_fn() {
 void launch_thread_tile_sk(const float* A, const float* B, float* C, int M, int N, int K,
                            const StreamKWorkspace& ws, cudaStream_t stream) {
   check_workspace(ws, M, N, K, "thread_tile_8x16_sk");
-  launch_sk(schedule_of(M, N, K, ws.grid()), false, A, B, C, N, K, ws, stream);
+  launch_sk(schedule_of(M, N, K, ws.grid()), A, B, C, N, K, ws, stream);
 }
 
 int thread_tile_tail_wave_tiles(int M, int N, int K, const StreamKWorkspace& ws,
@@ -284,9 +269,8 @@ int thread_tile_tail_wave_tiles(int M, int N, int K, const StreamKWorkspace& ws,
 }
 
 void launch_thread_tile_tail_rest(const float* A, const float* B, float* C, int M, int N, int K,
-                                  const StreamKWorkspace& ws, cudaStream_t stream,
-                                  bool k_ascending) {
-  launch_sk(tail_schedule_of(M, N, K, ws.grid()), k_ascending, A, B, C, N, K, ws, stream);
+                                  const StreamKWorkspace& ws, cudaStream_t stream) {
+  launch_sk(tail_schedule_of(M, N, K, ws.grid()), A, B, C, N, K, ws, stream);
 }
 
 void launch_thread_tile_tail(const float* A, const float* B, float* C, int M, int N, int K,
