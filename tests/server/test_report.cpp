@@ -32,7 +32,12 @@ fs::path temp(const std::string& name) {
          ("memlab_report_test_" + std::to_string(getpid()) + "_" + name);
 }
 
-TEST(Report, FullRunIsOneSelfContainedFileUnder3MB) {
+// The size bound: what a report carries grows with the lessons' docs and kernels (the catalogue:
+// 0.50 MB in 2026-12), beside the bundle (1.04 MB), the models' WebAssembly (0.77 MB, base64) and
+// the run. 3 MB held until docs/matmul.md's round 10 (this run: 3.00 MB; the full run of
+// 2026-12-01: 3.34 MB); 4 MB still catches a report that carries something twice or a run
+// unslimmed.
+TEST(Report, FullRunIsOneSelfContainedFileUnder4MB) {
   const fs::path out = temp("full.html");
   const std::string input =
       std::string(MEMLAB_SOURCE_DIR) + "/docs/results/h200-2026-11-29-full.json";
@@ -40,7 +45,7 @@ TEST(Report, FullRunIsOneSelfContainedFileUnder3MB) {
   ASSERT_EQ(r.code, 0) << r.out;
   const std::string html = read(out);
   fs::remove(out);
-  EXPECT_LT(html.size(), 3u * 1000 * 1000);
+  EXPECT_LT(html.size(), 4u * 1000 * 1000);
   // No external reference in an attribute or a CSS url(): only in text.
   const std::regex external(
       R"((src|href|action)\s*=\s*["']?\s*(https?:)?//|url\(\s*["']?(https?:)?//|@import)",
